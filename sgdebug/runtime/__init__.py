@@ -1,0 +1,61 @@
+"""sgdebug's runtime: a LangGraph-compatible StateGraph engine with superstep pause hooks.
+
+Porting a LangGraph program is a change of imports::
+
+    from sgdebug.runtime import END, START, StateGraph
+"""
+
+from __future__ import annotations
+
+from sgdebug.runtime._compiled import CompiledStateGraph
+from sgdebug.runtime._constants import END, START
+from sgdebug.runtime._context import Runtime, get_config, get_stream_writer, interrupt
+from sgdebug.runtime._hooks import BaseHook, ChannelChange, CommitRecord, PauseHook, TaskWrite
+from sgdebug.runtime._messages import MessagesState, add_messages
+from sgdebug.runtime._run import Run, Task
+from sgdebug.runtime._state_graph import StateGraph
+from sgdebug.runtime.types import (
+    Command,
+    Interrupt,
+    Overwrite,
+    PregelTask,
+    Send,
+    StateSnapshot,
+    StreamWriter,
+)
+
+__all__ = [
+    "END",
+    "START",
+    "BaseHook",
+    "ChannelChange",
+    "Command",
+    "CommitRecord",
+    "CompiledStateGraph",
+    "InMemorySaver",
+    "Interrupt",
+    "MessagesState",
+    "Overwrite",
+    "PauseHook",
+    "PregelTask",
+    "Run",
+    "Runtime",
+    "Send",
+    "StateGraph",
+    "StateSnapshot",
+    "StreamWriter",
+    "Task",
+    "TaskWrite",
+    "add_messages",
+    "get_config",
+    "get_stream_writer",
+    "interrupt",
+]
+
+
+def __getattr__(name: str) -> object:
+    if name == "InMemorySaver":
+        from sgdebug.runtime.checkpoint import InMemorySaver
+
+        return InMemorySaver
+    raise AttributeError(f"module 'sgdebug.runtime' has no attribute {name!r}")

@@ -1,0 +1,412 @@
+"""``CompiledStateGraph``: the runnable graph, with invoke / stream over a :class:`Run`."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sgdebug.runtime._constants import (
+    DEFAULT_RECURSION_LIMIT,
+    INTERRUPT,
+    ROOT,
+    START,
+    TASKS,
+    branch_channel,
+    join_channel,
+)
+from sgdebug.runtime._context import Runtime, TaskScope
+from sgdebug.runtime._node import (
+    CompiledNode,
+    Reader,
+    Write,
+    WriteTarget,
+    inspect_action,
+    make_reader,
+    return_writes,
+)
+from sgdebug.runtime._run import Run, RunOptions, Task, command_input_writes
+from sgdebug.runtime._schema import object_writes
+from sgdebug.runtime._state_graph import NodeSpec, StateGraph
+from sgdebug.runtime._stream import Emitter
+from sgdebug.runtime.channels import (
+    BaseChannel,
+    BinaryOperatorAggregate,
+    EphemeralValue,
+    LastValue,
+    LastValueAfterFinish,
+    NamedBarrierValue,
+    Topic,
+    UntrackedValue,
+)
+from sgdebug.runtime.errors import InvalidUpdateError, ParentCommand, troubleshooting
+from sgdebug.runtime.types import Command
+
+__all__ = ["CompileOptions", "CompiledStateGraph"]
+
+_INERT = (
+    LastValue,
+    BinaryOperatorAggregate,
+    UntrackedValue,
+    NamedBarrierValue,
+    LastValueAfterFinish,
+)
+StreamMode = Literal["values", "updates", "custom", "tasks", "debug", "checkpoints"]
+
+
+@dataclass(frozen=True, slots=True)
+class CompileOptions:
+    """What ``compile()`` was given."""
+
+    checkpointer: Any
+    interrupt_before: tuple[str, ...] | Literal["*"]
+    interrupt_after: tuple[str, ...] | Literal["*"]
+    name: str
+
+
+class CompiledStateGraph:
+    """A graph ready to run; build it with ``StateGraph.compile()``."""
+
+    def __init__(self, builder: StateGraph, options: CompileOptions) -> None:
+        self.builder = builder
+        self.options = options
+        self.name = options.name
+        self.checkpointer = options.checkpointer
+        self.interrupt_before_nodes = options.interrupt_before
+        self.interrupt_after_nodes = options.interrupt_after
+        self.user_fields = dict(builder.channels)
+        self.state_keys = frozenset(k for k, f in self.user_fields.items() if _is_channel(f))
+        self.root = ROOT in self.state_keys
+        self.channel_specs = self._channels()
+        self.target = WriteTarget(
+            self.state_keys,
+            frozenset(k for k in self.user_fields if k not in self.state_keys),
+            self.root,
+            frozenset(builder.nodes),
+        )
+        self.state_reader = make_reader(builder.state_schema, builder.schemas[builder.state_schema])
+        self.nodes: dict[str, CompiledNode] = {START: self._start_node()}
+        for spec in builder.nodes.values():
+            self.nodes[spec.name] = self._node(spec)
+        self.sorted_names = tuple(sorted(self.nodes))
+        trigger_map: defaultdict[str, list[str]] = defaultdict(list)
+        for node in self.nodes.values():
+            for trigger in node.triggers:
+                trigger_map[trigger].append(node.name)
+        self.trigger_to_nodes = {k: tuple(sorted(v)) for k, v in trigger_map.items()}
+        self.volatile = tuple(k for k, c in self.channel_specs.items() if not isinstance(c, _INERT))
+        self.volatile_set = frozenset(self.volatile)
+        self.input_keys = self._keys(builder.input_schema)
+        self.output_keys: str | tuple[str, ...] = (
+            ROOT if self.root else self._keys(builder.output_schema)
+        )
+        self.stream_keys: str | tuple[str, ...] = (
+            ROOT if self.root else tuple(k for k in self.user_fields if k in self.state_keys)
+        )
+
+    # -- compile-time structure ------------------------------------------------------------
+
+    def _keys(self, schema: Any) -> tuple[str, ...]:
+        return tuple(k for k in self.builder.schemas[schema] if k in self.state_keys)
+
+    def _channels(self) -> dict[str, BaseChannel]:
+        b = self.builder
+        specs: dict[str, BaseChannel] = {
+            k: f for k, f in self.user_fields.items() if isinstance(f, BaseChannel)
+        }
+        specs[START] = EphemeralValue(Any, key=START)
+        specs[TASKS] = Topic(Any, key=TASKS)
+        for name, spec in b.nodes.items():
+            key = branch_channel(name)
+            specs[key] = (
+                LastValueAfterFinish(Any, key=key)
+                if spec.defer
+                else EphemeralValue(Any, guard=False, key=key)
+            )
+        for sources, target in b.waiting_edges:
+            key = join_channel(sources, target)
+            specs[key] = NamedBarrierValue(sources, key=key)
+        return specs
+
+    def _edges_from(self, source: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Any, ...]]:
+        b = self.builder
+        edges = tuple(sorted(t for s, t in b.edges if s == source and t != "__end__"))
+        joins = tuple(
+            sorted(join_channel(srcs, t) for srcs, t in b.waiting_edges if source in srcs)
+        )
+        branches = tuple(
+            (spec, None if spec.input_schema is None else self._reader(spec.input_schema))
+            for spec in b.branches.get(source, {}).values()
+        )
+        return edges, joins, branches
+
+    def _reader(self, schema: Any) -> Reader:
+        return make_reader(schema, self.builder.schemas[schema])
+
+    def _start_node(self) -> CompiledNode:
+        edges, joins, branches = self._edges_from(START)
+        return CompiledNode(
+            START, _no_action, (START,), self.state_reader, inspect_action(_no_action),
+            edges, joins, branches,
+        )  # fmt: skip
+
+    def _node(self, spec: NodeSpec) -> CompiledNode:
+        edges, joins, branches = self._edges_from(spec.name)
+        triggers = [branch_channel(spec.name)]
+        triggers += [join_channel(s, t) for s, t in self.builder.waiting_edges if t == spec.name]
+        action, subgraph = spec.action, None
+        if isinstance(action, CompiledStateGraph):
+            subgraph = action
+            action = _subgraph_action(action)
+        return CompiledNode(
+            spec.name, action, tuple(sorted(triggers)), self._reader(spec.input_schema),
+            inspect_action(action), edges, joins, branches, subgraph, spec.defer,
+        )  # fmt: skip
+
+    # -- running one task ------------------------------------------------------------------
+
+    def call_task(self, run: Run, task: Task, scope: TaskScope) -> list[Write]:
+        """Run ``task``'s node and return all its writes (state, routing, edges)."""
+        if task.name == START:
+            return self._start_writes(run, task)
+        node = task.node
+        try:
+            if node.injection.names:
+                value = node.action(task.input, **self._kwargs(run, node, scope))
+            else:
+                value = node.action(task.input)
+        except ParentCommand as exc:
+            if node.subgraph is None:
+                raise
+            value = Command(update=exc.command.update, goto=exc.command.goto)
+        if inspect.isawaitable(value):
+            value = _await(value)
+        return self._finish_call(run, task, value)
+
+    async def acall_task(self, run: Run, task: Task, scope: TaskScope) -> list[Write]:
+        """:meth:`call_task` for an async node."""
+        node = task.node
+        value = await node.action(task.input, **self._kwargs(run, node, scope))
+        return self._finish_call(run, task, value)
+
+    def _finish_call(self, run: Run, task: Task, value: Any) -> list[Write]:
+        routes: list[Write] = []
+        writes = return_writes(value, self.target, routes)
+        raw = value if isinstance(value, dict) else None
+        return writes + routes + run.branch_writes(task, writes, raw)
+
+    def _kwargs(self, run: Run, node: CompiledNode, scope: TaskScope) -> dict[str, Any]:
+        names = node.injection.names
+        if not names:
+            return {}
+        kwargs: dict[str, Any] = {}
+        if "config" in names:
+            kwargs["config"] = scope.get_config()
+        if "writer" in names:
+            kwargs["writer"] = scope.writer
+        if "runtime" in names:
+            kwargs["runtime"] = Runtime(run.options.context, None, scope.writer)
+        if "store" in names:
+            kwargs["store"] = None
+        if "previous" in names:
+            kwargs["previous"] = None
+        return kwargs
+
+    def task_config(self, run: Run, task: Task) -> dict[str, Any]:
+        """The config a node of ``task`` receives."""
+        base = run.options.config
+        metadata = dict(base.get("metadata") or {})
+        metadata.update(
+            langgraph_step=run.step,
+            langgraph_node=task.name,
+            langgraph_triggers=task.triggers,
+            langgraph_path=task.path,
+            langgraph_checkpoint_ns=f"{task.name}:{task.id}",
+        )
+        config: dict[str, Any] = {"tags": list(base.get("tags") or []), "metadata": metadata}
+        if "recursion_limit" in base:
+            config["recursion_limit"] = base["recursion_limit"]
+        config["configurable"] = dict(base.get("configurable") or {})
+        return config
+
+    def _start_writes(self, run: Run, task: Task) -> list[Write]:
+        value = task.input
+        if isinstance(value, Command):
+            writes = command_input_writes(run, value)
+            raw = None
+        else:
+            writes = self.input_writes(value)
+            raw = value if isinstance(value, dict) else None
+        return writes + run.branch_writes(task, writes, raw)
+
+    def input_writes(self, value: Any) -> list[Write]:
+        """The writes of a graph input, filtered by the input schema."""
+        if self.root:
+            return [] if value is None else [(ROOT, value)]
+        if isinstance(value, dict):
+            return [(k, value[k]) for k in self.input_keys if k in value]
+        writes = object_writes(value, self.input_keys)
+        if writes is None:
+            raise InvalidUpdateError(
+                troubleshooting(f"Expected dict, got {value}", "INVALID_GRAPH_NODE_RETURN_VALUE")
+            )
+        return writes
+
+    # -- public API ------------------------------------------------------------------------
+
+    def _new_run(
+        self,
+        config: dict[str, Any] | None,
+        context: Any,
+        emit: Emitter | None,
+        hooks: Sequence[Any] = (),
+    ) -> Run:
+        config = dict(config or {})
+        limit = config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
+        if limit < 1:
+            raise ValueError("recursion_limit must be at least 1")
+        return Run(self, RunOptions(config, limit, tuple(hooks), context, emit))
+
+    def start(
+        self,
+        input: Any,
+        config: dict[str, Any] | None = None,
+        *,
+        hooks: Sequence[Any] = (),
+        context: Any = None,
+        emit: Emitter | None = None,
+    ) -> Run:
+        """A run of this graph on ``input``, not yet advanced (for debuggers)."""
+        run = self._new_run(config, context, emit, hooks)
+        run.write_input(input)
+        return run
+
+    def invoke(
+        self,
+        input: Any,
+        config: dict[str, Any] | None = None,
+        *,
+        stream_mode: str = "values",
+        output_keys: str | Sequence[str] | None = None,
+        context: Any = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Run the graph to the end and return its output (by default the output state)."""
+        if stream_mode != "values":
+            return list(
+                self.stream(input, config, stream_mode=stream_mode, context=context, **kwargs)
+            )
+        keys = self.output_keys if output_keys is None else output_keys
+        emit = Emitter((), keys, track_values=True)
+        run = self._new_run(config, context, emit)
+        run.write_input(input)
+        run.advance()
+        return self._output(run, emit, keys)
+
+    def _output(self, run: Run, emit: Emitter, keys: str | Sequence[str]) -> Any:
+        result = run.read_values(keys) if emit.values_seen else None
+        if run.interrupts:
+            result = {**(result or {}), INTERRUPT: list(run.interrupts)}
+        return result
+
+    def stream(
+        self,
+        input: Any,
+        config: dict[str, Any] | None = None,
+        *,
+        stream_mode: str | Sequence[str] = "updates",
+        output_keys: str | Sequence[str] | None = None,
+        context: Any = None,
+        **_kwargs: Any,
+    ) -> Iterator[Any]:
+        """Run the graph, yielding the chunks of ``stream_mode`` as each superstep ends."""
+        emit = Emitter(stream_mode, self.stream_keys if output_keys is None else output_keys)
+        run = self._new_run(config, context, emit)
+        run.write_input(input)
+        multi = not isinstance(stream_mode, str)
+        while True:
+            status = run.advance(one_step=True)
+            for mode, payload in emit.drain():
+                yield (mode, payload) if multi else payload
+            if status != "running":
+                return
+
+    async def ainvoke(
+        self,
+        input: Any,
+        config: dict[str, Any] | None = None,
+        *,
+        stream_mode: str = "values",
+        output_keys: str | Sequence[str] | None = None,
+        context: Any = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Async :meth:`invoke`: async nodes run on the caller's event loop."""
+        if stream_mode != "values":
+            return [
+                c
+                async for c in self.astream(
+                    input, config, stream_mode=stream_mode, context=context, **kwargs
+                )
+            ]
+        keys = self.output_keys if output_keys is None else output_keys
+        emit = Emitter((), keys, track_values=True)
+        run = self._new_run(config, context, emit)
+        run.write_input(input)
+        await run.aadvance()
+        return self._output(run, emit, keys)
+
+    async def astream(
+        self,
+        input: Any,
+        config: dict[str, Any] | None = None,
+        *,
+        stream_mode: str | Sequence[str] = "updates",
+        output_keys: str | Sequence[str] | None = None,
+        context: Any = None,
+        **_kwargs: Any,
+    ) -> AsyncIterator[Any]:
+        """Async :meth:`stream`."""
+        emit = Emitter(stream_mode, self.stream_keys if output_keys is None else output_keys)
+        run = self._new_run(config, context, emit)
+        run.write_input(input)
+        multi = not isinstance(stream_mode, str)
+        while True:
+            status = await run.aadvance(one_step=True)
+            for mode, payload in emit.drain():
+                yield (mode, payload) if multi else payload
+            if status != "running":
+                return
+
+    def get_graph(self, xray: bool | int = False) -> Any:
+        """A drawable view of the graph (``.draw_mermaid()``)."""
+        from sgdebug.runtime._draw import get_graph
+
+        return get_graph(self)
+
+
+def _is_channel(field: Any) -> bool:
+    return isinstance(field, BaseChannel)
+
+
+def _no_action(state: Any) -> None:
+    return None
+
+
+def _await(value: Any) -> Any:
+    async def wait() -> Any:
+        return await value
+
+    return asyncio.run(wait())
+
+
+def _subgraph_action(sub: CompiledStateGraph) -> Callable[..., Any]:
+    def run_subgraph(state: Any, config: dict[str, Any]) -> Any:
+        sub_config = {k: v for k, v in config.items() if k in ("tags", "recursion_limit")}
+        return sub.invoke(state, sub_config)
+
+    run_subgraph.__name__ = sub.name
+    return run_subgraph

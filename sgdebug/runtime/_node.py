@@ -1,0 +1,218 @@
+"""A node prepared for execution: how it reads its input, calls the action, and writes."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sgdebug.runtime._constants import END, ROOT, START, TASKS, branch_channel
+from sgdebug.runtime._schema import (
+    coerce_to_schema,
+    has_fields,
+    is_dataclass_type,
+    is_pydantic_model,
+    object_writes,
+)
+from sgdebug.runtime._state_graph import BranchSpec
+from sgdebug.runtime.channels import BaseChannel
+from sgdebug.runtime.errors import InvalidUpdateError, ParentCommand, troubleshooting
+from sgdebug.runtime.managed import ManagedValue
+from sgdebug.runtime.types import Command, Send
+
+Write = tuple[str, Any]
+"""One write of a task: (channel name, value)."""
+
+INJECTABLE = ("config", "writer", "runtime", "store", "previous")
+
+
+@dataclass(slots=True)
+class Reader:
+    """How to build the input a schema's reader (node or branch) receives."""
+
+    keys: tuple[str, ...]
+    """Channel keys of the schema."""
+    managed: tuple[tuple[str, type[ManagedValue]], ...]
+    """Managed keys of the schema and their managers."""
+    schema: Any
+    """The schema itself (used to build dataclass / pydantic instances)."""
+    root: bool
+    """Whether the state is the single ``__root__`` channel."""
+    coerce: bool
+    """Whether the input dict becomes a dataclass / pydantic instance."""
+
+    def read(self, channels: Mapping[str, BaseChannel], step: int, stop: int) -> Any:
+        """The value of this schema's view of ``channels``."""
+        if self.root:
+            channel = channels[ROOT]
+            return channel.get() if channel.is_available() else None
+        values: dict[str, Any] = {}
+        for key in self.keys:
+            channel = channels[key]
+            if channel.is_available():
+                values[key] = channel.get()
+        for key, manager in self.managed:
+            values[key] = manager.compute(step, stop)
+        return coerce_to_schema(self.schema, values) if self.coerce else values
+
+
+def make_reader(schema: Any, fields: Mapping[str, Any]) -> Reader:
+    """A :class:`Reader` for ``schema`` whose keys are ``fields``."""
+    keys = tuple(k for k, f in fields.items() if isinstance(f, BaseChannel))
+    managed = tuple((k, f) for k, f in fields.items() if not isinstance(f, BaseChannel))
+    coerce = is_dataclass_type(schema) or is_pydantic_model(schema)
+    return Reader(keys, managed, schema, not has_fields(schema), coerce)
+
+
+@dataclass(slots=True)
+class Injection:
+    """Which keyword arguments a node function takes besides the state."""
+
+    names: frozenset[str]
+    """The injectable parameter names it declares."""
+    is_async: bool
+    """Whether calling it returns an awaitable."""
+
+
+def inspect_action(action: Callable[..., Any]) -> Injection:
+    """Find the injectable parameters of ``action`` once, at compile time."""
+    target = action
+    if not (inspect.isfunction(action) or inspect.ismethod(action)):
+        target = getattr(action, "__call__", action)  # noqa: B004
+    try:
+        params = inspect.signature(target).parameters
+    except (TypeError, ValueError):
+        params = {}  # type: ignore[assignment]
+    names = frozenset(n for n in params if n in INJECTABLE)
+    return Injection(names, inspect.iscoroutinefunction(target))
+
+
+@dataclass(slots=True)
+class CompiledNode:
+    """Everything the engine needs to run one node."""
+
+    name: str
+    action: Callable[..., Any]
+    triggers: tuple[str, ...]
+    """Channels whose update makes the node run (sorted)."""
+    reader: Reader
+    injection: Injection
+    edges: tuple[str, ...]
+    """Static successors (``END`` excluded)."""
+    joins: tuple[str, ...]
+    """Barrier channels this node completes."""
+    branches: tuple[tuple[BranchSpec, Reader | None], ...]
+    """Conditional edges, with the reader of a narrowed path-function schema."""
+    subgraph: Any = None
+    """The compiled graph, when the node is a subgraph."""
+    defer: bool = False
+    consumes: tuple[str, ...] = ()
+    """Trigger channels that are reset when the node runs (joins, deferred triggers)."""
+    static_writes: tuple[Write, ...] = ()
+    """The writes of its static edges and joins, made after every run."""
+
+    def __post_init__(self) -> None:
+        self.consumes = tuple(t for t in self.triggers if t.startswith("join:")) + (
+            (branch_channel(self.name),) if self.defer else ()
+        )
+        self.static_writes = tuple((branch_channel(t), None) for t in self.edges) + tuple(
+            (join, self.name) for join in self.joins
+        )
+
+
+@dataclass(slots=True)
+class WriteTarget:
+    """What a node's writes may address: its graph's state channels and node names."""
+
+    state_keys: frozenset[str]
+    """User channels (any registered schema), excluding managed keys."""
+    managed_keys: frozenset[str]
+    """Managed keys (writes to them are dropped)."""
+    root: bool
+    """Whether the state is a single ``__root__`` channel."""
+    nodes: frozenset[str]
+    """Names of the graph's nodes."""
+
+
+def return_writes(value: Any, target: WriteTarget, routes: list[Write]) -> list[Write]:
+    """The state writes of a node's return value; routing (goto / Send) goes to ``routes``."""
+    if value is None:
+        return []
+    if isinstance(value, Command):
+        return command_writes(value, target, routes)
+    if isinstance(value, list | tuple) and any(isinstance(v, Command) for v in value):
+        out: list[Write] = []
+        for item in value:
+            out.extend(return_writes(item, target, routes))
+        return out
+    if isinstance(value, Send):
+        routes.extend(route_writes([value], target))
+        return []
+    if target.root:
+        return [(ROOT, value)]
+    if isinstance(value, dict):
+        return [(k, v) for k, v in value.items() if k in target.state_keys]
+    writes = object_writes(value, sorted(target.state_keys))
+    if writes is not None:
+        return writes
+    raise InvalidUpdateError(
+        troubleshooting(f"Expected dict, got {value}", "INVALID_GRAPH_NODE_RETURN_VALUE")
+    )
+
+
+def command_writes(cmd: Command[Any], target: WriteTarget, routes: list[Write]) -> list[Write]:
+    """The writes of a ``Command`` returned by a node."""
+    if cmd.graph == Command.PARENT:
+        raise ParentCommand(cmd)
+    out: list[Write] = []
+    update = cmd.update
+    if update is not None:
+        if target.root and not isinstance(update, dict | list):
+            out.append((ROOT, update))
+        elif isinstance(update, list) and all(isinstance(p, tuple) and len(p) == 2 for p in update):
+            out.extend((k, v) for k, v in update if k in target.state_keys)
+        else:
+            out.extend(return_writes(update, target, routes))
+    goto = cmd.goto
+    if goto is not None and goto != ():
+        items = [goto] if isinstance(goto, str | Send) else list(goto)
+        routes.extend(route_writes(items, target))
+    return out
+
+
+def route_writes(items: Sequence[Any], target: WriteTarget) -> list[Write]:
+    """Writes that schedule ``items`` (node names, ``END`` or ``Send``s) next."""
+    out: list[Write] = []
+    for item in items:
+        if isinstance(item, Send):
+            if item.node == END:
+                raise InvalidUpdateError("Cannot send a packet to the END node")
+            out.append((TASKS, item))
+        elif item is None or item == START:
+            raise ValueError("Branch did not return a valid destination")
+        elif item != END:
+            out.append((branch_channel(item), None))
+    return out
+
+
+def branch_destinations(branch: BranchSpec, result: Any) -> list[Any]:
+    """Map a path function's result to destinations through the branch's path map."""
+    items = list(result) if isinstance(result, list | tuple) else [result]
+    if branch.path_map is None:
+        return items
+    return [item if isinstance(item, Send) else branch.path_map[item] for item in items]
+
+
+def updates_payload(writes: Sequence[Write], state_keys: frozenset[str]) -> Any:
+    """A task's entry in the ``updates`` stream: a dict, a list of dicts, or ``None``."""
+    chunks: list[dict[str, Any]] = [{}]
+    for key, value in writes:
+        if key not in state_keys:
+            continue
+        if key in chunks[-1]:
+            chunks.append({})
+        chunks[-1][key] = value
+    if not chunks[0]:
+        return None
+    return chunks[0] if len(chunks) == 1 else chunks

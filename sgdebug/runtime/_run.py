@@ -1,0 +1,495 @@
+"""One run of a compiled graph, advanced superstep by superstep: plan, execute, commit."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from sgdebug.runtime._constants import END, PULL, PUSH, START, TASKS
+from sgdebug.runtime._context import TaskScope, enter_scope, leave_scope
+from sgdebug.runtime._executor import arun_tasks, run_tasks
+from sgdebug.runtime._hooks import ChannelChange, CommitRecord, PauseHook, TaskWrite
+from sgdebug.runtime._node import (
+    CompiledNode,
+    Write,
+    branch_destinations,
+    return_writes,
+    route_writes,
+)
+from sgdebug.runtime.channels import BaseChannel
+from sgdebug.runtime.errors import GraphInterrupt, GraphRecursionError, troubleshooting
+from sgdebug.runtime.types import Command, Interrupt, Send
+
+if TYPE_CHECKING:
+    from sgdebug.runtime._compiled import CompiledStateGraph
+    from sgdebug.runtime._stream import Emitter
+
+log = logging.getLogger("sgdebug.runtime")
+
+Phase = Literal["plan", "execute", "commit", "done"]
+Status = Literal["running", "paused", "done", "interrupted", "error"]
+
+
+@dataclass(slots=True, eq=False)
+class Task:
+    """One node execution in a superstep."""
+
+    id: str
+    name: str
+    path: tuple[Any, ...]
+    """``('__pregel_pull', name)`` or ``('__pregel_push', index, False)``."""
+    input: Any
+    """What the node receives: its state view, or a Send's argument."""
+    triggers: tuple[str, ...]
+    """The channels that made it run (``('__pregel_push',)`` for a Send)."""
+    node: CompiledNode
+    writes: list[Write] = field(default_factory=list)
+    """Its writes once run: state writes first, then routing."""
+    done: bool = False
+    error: BaseException | None = None
+    interrupts: tuple[Interrupt, ...] = ()
+    resume: list[Any] | None = None
+    """Answers to its interrupts, in call order."""
+
+    @property
+    def send(self) -> bool:
+        """Whether the task was created by a ``Send``."""
+        return bool(self.path[0] == PUSH)
+
+
+@dataclass(slots=True)
+class RunOptions:
+    """How a run is driven."""
+
+    config: dict[str, Any]
+    recursion_limit: int
+    hooks: Sequence[PauseHook] = ()
+    context: Any = None
+    emit: Emitter | None = None
+    """Collects stream events; ``None`` when nobody listens."""
+
+
+class _IdSource:
+    """Task ids: UUID-shaped, unique per process, cheap to make."""
+
+    __slots__ = ("count", "prefix")
+
+    def __init__(self) -> None:
+        self.prefix = str(uuid.uuid4())[:24]
+        self.count = 0
+
+    def next(self) -> str:
+        self.count += 1
+        return f"{self.prefix}{self.count:012x}"
+
+
+def _path_key(task: Task) -> tuple[int, Any]:
+    return (0, task.name) if task.path[0] == PULL else (1, task.path[1])
+
+
+class Run:
+    """A run the caller advances; ``invoke`` and ``stream`` are loops over it."""
+
+    def __init__(self, graph: CompiledStateGraph, options: RunOptions) -> None:
+        self.graph = graph
+        self.options = options
+        self.channels: dict[str, BaseChannel] = {
+            k: c.copy() for k, c in graph.channel_specs.items()
+        }
+        self.versions: dict[str, int] = {}
+        self.versions_seen: defaultdict[str, dict[str, int]] = defaultdict(dict)
+        self.max_version = 0
+        self.step = -1
+        self.stop = -1 + options.recursion_limit + 1
+        self.tasks: list[Task] = []
+        self.updated: set[str] | None = None
+        self.phase: Phase = "plan"
+        self.status: Status = "running"
+        self.last_commit: CommitRecord | None = None
+        self.interrupts: tuple[Interrupt, ...] = ()
+        self.dirty: set[str] = set(graph.volatile)
+        """Volatile channels that may hold a value (written in the last commit)."""
+        self._ids = _IdSource()
+
+    # -- input ---------------------------------------------------------------------------
+
+    def write_input(self, value: Any) -> None:
+        """Step -1: put the raw input into the ``__start__`` channel."""
+        self._apply({START: [value]}, self.step)
+        self.step += 1
+
+    # -- driving -------------------------------------------------------------------------
+
+    def advance(self, *, one_step: bool = False) -> Status:
+        """Run until a hook pauses, the run ends, or (``one_step``) a superstep commits.
+
+        Returns ``"running"`` after a ``one_step`` commit, else the run's new status.
+        """
+        self.status = "running"
+        while True:
+            status = self._settle(one_step)
+            if status is not None:
+                return status
+            status = self._after_execute(self.execute())
+            if status is not None:
+                return status
+
+    async def aadvance(self, *, one_step: bool = False) -> Status:
+        """:meth:`advance` for ``ainvoke``/``astream``: async nodes run on the event loop."""
+        self.status = "running"
+        while True:
+            status = self._settle(one_step)
+            if status is not None:
+                return status
+            status = self._after_execute(await self.aexecute())
+            if status is not None:
+                return status
+
+    def _settle(self, one_step: bool) -> Status | None:
+        """Run plan and commit phases until tasks need executing (``None``) or we stop."""
+        while True:
+            if self.phase == "execute":
+                return None
+            if self.phase == "done":
+                self.status = "done"
+                return self.status
+            if self.phase == "plan":
+                if not self.plan():
+                    continue
+                if self._hook("after_plan", self.tasks):
+                    return self._pause()
+            else:
+                record = self.commit()
+                if self._hook("after_commit", record):
+                    return self._pause()
+                if one_step:
+                    return self.status
+
+    def _after_execute(self, paused: bool) -> Status | None:
+        if self.status in ("error", "interrupted"):
+            return self.status
+        return self._pause() if paused else None
+
+    def _pause(self) -> Status:
+        self.status = "paused"
+        return self.status
+
+    def _hook(self, name: str, arg: Any) -> bool:
+        paused = False
+        for hook in self.options.hooks:
+            paused = bool(getattr(hook, name)(self, arg)) or paused
+        return paused
+
+    # -- plan ----------------------------------------------------------------------------
+
+    def plan(self) -> bool:
+        """Choose the tasks of superstep ``self.step``; return False when the run is over."""
+        if self.step > self.stop:
+            raise GraphRecursionError(
+                troubleshooting(
+                    f"Recursion limit of {self.options.recursion_limit} reached without "
+                    "hitting a stop condition. You can increase the limit by setting the "
+                    "`recursion_limit` config key.",
+                    "GRAPH_RECURSION_LIMIT",
+                )
+            )
+        self.tasks = self._push_tasks() + self._pull_tasks()
+        if not self.tasks:
+            self.phase = "done"
+            return False
+        self.phase = "execute"
+        return True
+
+    def _push_tasks(self) -> list[Task]:
+        channel = self.channels[TASKS]
+        if not channel.is_available():
+            return []
+        tasks = []
+        for index, packet in enumerate(channel.get()):
+            node = self.graph.nodes.get(packet.node)
+            if node is None:
+                log.warning("Ignoring unknown node name %s in pending sends", packet.node)
+                continue
+            path = (PUSH, index, False)
+            tasks.append(self._task(node, path, packet.arg, (PUSH,)))
+        return tasks
+
+    def _pull_tasks(self) -> list[Task]:
+        graph, channels, versions = self.graph, self.channels, self.versions
+        if self.updated is None:
+            candidates: Sequence[str] = graph.sorted_names
+        else:
+            trigger_map = graph.trigger_to_nodes
+            hits = [trigger_map[ch] for ch in self.updated if ch in trigger_map]
+            candidates = hits[0] if len(hits) == 1 else sorted({n for ns in hits for n in ns})
+        tasks = []
+        for name in candidates:
+            node = graph.nodes[name]
+            seen = self.versions_seen.get(name)
+            for trigger in node.triggers:
+                if channels[trigger].is_available() and versions.get(trigger, 0) > (
+                    seen.get(trigger, 0) if seen else 0
+                ):
+                    state = self._read(node)
+                    tasks.append(self._task(node, (PULL, name), state, node.triggers))
+                    break
+        return tasks
+
+    def _read(self, node: CompiledNode) -> Any:
+        if node.name == START:
+            return self.channels[START].get()
+        return node.reader.read(self.channels, self.step, self.stop)
+
+    def _task(
+        self, node: CompiledNode, path: tuple[Any, ...], value: Any, triggers: tuple[str, ...]
+    ) -> Task:
+        return Task(self._ids.next(), node.name, path, value, triggers, node)
+
+    # -- execute -------------------------------------------------------------------------
+
+    def execute(self) -> bool:
+        """Run every pending task of the step; return True if a hook asked to pause."""
+        pending = [t for t in self.tasks if not t.done]
+        run_tasks(self, pending)
+        return self.finish_execute(pending)
+
+    async def aexecute(self) -> bool:
+        """:meth:`execute` on the event loop."""
+        pending = [t for t in self.tasks if not t.done]
+        await arun_tasks(self, pending)
+        return self.finish_execute(pending)
+
+    def finish_execute(self, ran: Sequence[Task]) -> bool:
+        """After tasks ran: report them, handle errors and interrupts, pick the next phase."""
+        paused = False
+        emit = self.options.emit
+        for task in ran:
+            if task.error is None and not task.interrupts and emit is not None:
+                emit.task_result(self, task)
+            paused = self._hook("after_task", task) or paused
+        failed = [t for t in self.tasks if t.error is not None]
+        if failed:
+            task = failed[0]
+            assert task.error is not None
+            hooks = self.options.hooks
+            if any([bool(h.on_error(self, task, task.error)) for h in hooks]):
+                self.status = "error"
+                return False
+            raise task.error
+        if any(t.interrupts for t in self.tasks):
+            self._interrupted()
+            return False
+        if all(t.done for t in self.tasks):
+            self.phase = "commit"
+        return paused
+
+    def run_task(self, task: Task) -> None:
+        """Execute one task (in this thread), recording writes, error or interrupts."""
+        scope = self._enter(task)
+        token = enter_scope(scope)
+        try:
+            task.writes = self.graph.call_task(self, task, scope)
+            task.done = True
+        except GraphInterrupt as exc:
+            task.interrupts = exc.interrupts
+        except Exception as exc:
+            exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
+            task.error = exc
+        finally:
+            leave_scope(token)
+
+    async def arun_task(self, task: Task) -> None:
+        """Execute one async task on the running event loop."""
+        scope = self._enter(task)
+        token = enter_scope(scope)
+        try:
+            task.writes = await self.graph.acall_task(self, task, scope)
+            task.done = True
+        except GraphInterrupt as exc:
+            task.interrupts = exc.interrupts
+        except Exception as exc:
+            exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
+            task.error = exc
+        finally:
+            leave_scope(token)
+
+    def _enter(self, task: Task) -> TaskScope:
+        task.error, task.interrupts, task.writes = None, (), []
+        return TaskScope(self, task, task.resume if task.resume is not None else [])
+
+    def task_config(self, task: Task) -> dict[str, Any]:
+        """The config a node of ``task`` receives."""
+        return self.graph.task_config(self, task)
+
+    def custom_writer(self) -> Callable[[Any], None]:
+        """The writer behind a node's ``writer`` parameter and ``get_stream_writer()``."""
+        emit = self.options.emit
+        if emit is None:
+            return lambda _chunk: None
+        return lambda chunk: emit("custom", chunk)
+
+    def branch_writes(self, task: Task, writes: Sequence[Write], raw: Any) -> list[Write]:
+        """Static edges, joins and conditional edges of ``task``'s node, after its writes."""
+        node = task.node
+        out: list[Write] = list(node.static_writes)
+        for branch, reader in node.branches:
+            state = self._local_state(writes, reader or self.graph.state_reader, raw, reader)
+            result = branch.path(state)
+            out.extend(route_writes(branch_destinations(branch, result), self.graph.target))
+        return out
+
+    def _local_state(self, writes: Sequence[Write], reader: Any, raw: Any, narrow: Any) -> Any:
+        """The state as ``reader`` sees it with only this task's own writes applied."""
+        view: Mapping[str, BaseChannel] = self.channels
+        state_keys = self.graph.state_keys
+        grouped: dict[str, list[Any]] = {}
+        for key, value in writes:
+            if key in state_keys:
+                grouped.setdefault(key, []).append(value)
+        if grouped:
+            local = dict(view)
+            for key, values in grouped.items():
+                channel = local[key].copy()
+                channel.update(values)
+                local[key] = channel
+            view = local
+        state = reader.read(view, self.step, self.stop)
+        if narrow is None and isinstance(raw, dict) and isinstance(state, dict):
+            return {**raw, **state}
+        return state
+
+    # -- commit --------------------------------------------------------------------------
+
+    def commit(self) -> CommitRecord:
+        """Apply the step's writes in task-path order and start the next step."""
+        tasks = sorted(self.tasks, key=_path_key) if len(self.tasks) > 1 else self.tasks
+        seen = self.versions_seen
+        for task in tasks:
+            if task.path[0] == PULL:
+                versions = self.versions
+                mark = seen[task.name]
+                for trigger in task.triggers:
+                    if trigger in versions:
+                        mark[trigger] = versions[trigger]
+        grouped: dict[str, list[Any]] = defaultdict(list)
+        owners: dict[str, list[Task]] | None = defaultdict(list) if self.options.hooks else None
+        for task in tasks:
+            for key, value in task.writes:
+                if key in self.channels:
+                    grouped[key].append(value)
+                    if owners is not None:
+                        owners[key].append(task)
+                else:
+                    log.warning(
+                        "Task %s with path %s wrote to unknown channel %s, ignoring it.",
+                        task.name,
+                        task.path,
+                        key,
+                    )
+        consumed = {t for task in tasks if task.path[0] == PULL for t in task.node.consumes}
+        record = self._apply(grouped, self.step, consumed=consumed, owners=owners)
+        self.tasks = []
+        self.step += 1
+        self.phase = "plan"
+        self.last_commit = record
+        return record
+
+    def _apply(
+        self,
+        grouped: Mapping[str, list[Any]],
+        step: int,
+        *,
+        consumed: set[str] | frozenset[str] = frozenset(),
+        owners: Mapping[str, list[Task]] | None = None,
+    ) -> CommitRecord:
+        channels, versions = self.channels, self.versions
+        before = {k: channels[k].checkpoint() for k in channels} if owners is not None else None
+        self.max_version += 1
+        version = self.max_version
+        updated: set[str] = set()
+        for key in consumed:
+            if key in channels and channels[key].consume():
+                versions[key] = version
+        for key, values in grouped.items():
+            if channels[key].update(values):
+                versions[key] = version
+                updated.add(key)
+        for key in self.dirty:
+            if key not in grouped and channels[key].update(()):
+                versions[key] = version
+                updated.add(key)
+        volatile = self.graph.volatile_set
+        self.dirty = {k for k in grouped if k in volatile}
+        trigger_map = self.graph.trigger_to_nodes
+        if not any(k in trigger_map for k in updated):
+            for key, channel in channels.items():
+                if channel.finish():
+                    versions[key] = version
+                    updated.add(key)
+        self.updated = updated
+        emit = self.options.emit
+        if emit is not None:
+            emit.values(self, updated)
+        if before is None:
+            return CommitRecord(step, ())
+        return self._record(step, before, grouped, owners or {})
+
+    def _record(
+        self,
+        step: int,
+        before: Mapping[str, Any],
+        grouped: Mapping[str, list[Any]],
+        owners: Mapping[str, list[Task]],
+    ) -> CommitRecord:
+        changes = []
+        for key, channel in self.channels.items():
+            new = channel.checkpoint()
+            if key not in grouped and new is before[key]:
+                continue
+            tasks = owners.get(key, [])
+            writes = tuple(
+                TaskWrite(t.id, t.name, v)
+                for t, v in zip(tasks, grouped.get(key, ()), strict=False)
+            )
+            changes.append(ChannelChange(key, before[key], writes, new, self.versions.get(key, 0)))
+        return CommitRecord(step, tuple(changes))
+
+    # -- interrupts ------------------------------------------------------------------------
+
+    def _interrupted(self) -> None:
+        self.interrupts = tuple(i for t in self.tasks for i in t.interrupts)
+        self.status = "interrupted"
+        emit = self.options.emit
+        if emit is not None:
+            emit.interrupted(self)
+
+    # -- values --------------------------------------------------------------------------
+
+    def read_values(self, keys: Sequence[str] | str) -> Any:
+        """The current values of ``keys`` (a single key gives the bare value)."""
+        if isinstance(keys, str):
+            channel = self.channels[keys]
+            return channel.get() if channel.is_available() else None
+        return {k: self.channels[k].get() for k in keys if self.channels[k].is_available()}
+
+
+def command_input_writes(run: Run, cmd: Command[Any]) -> list[Write]:
+    """Writes of a ``Command`` given as a fresh run's input (update plus goto)."""
+    routes: list[Write] = []
+    writes = return_writes(Command(update=cmd.update, goto=cmd.goto), run.graph.target, routes)
+    return writes + routes
+
+
+def send_targets(writes: Sequence[Write]) -> list[str]:
+    """Node names a list of writes schedules (for debugger views)."""
+    out = []
+    for key, value in writes:
+        if key == TASKS and isinstance(value, Send):
+            out.append(value.node)
+        elif key.startswith("branch:to:") and key[10:] != END:
+            out.append(key[10:])
+    return out

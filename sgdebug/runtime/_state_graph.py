@@ -1,0 +1,371 @@
+"""The ``StateGraph`` builder: nodes, edges, branches and schemas, checked and compiled."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import warnings
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Self, get_args, get_origin, get_type_hints
+
+from sgdebug.runtime._constants import END, RESERVED_CHARS, START
+from sgdebug.runtime._schema import Field, fields_of, has_fields, same_field
+from sgdebug.runtime.channels import BaseChannel, LastValue
+from sgdebug.runtime.managed import ManagedValue
+
+if TYPE_CHECKING:
+    from sgdebug.runtime._compiled import CompiledStateGraph
+
+__all__ = ["BranchSpec", "NodeSpec", "StateGraph"]
+
+log = logging.getLogger("sgdebug.runtime")
+
+
+@dataclass(slots=True)
+class NodeSpec:
+    """A node as the user added it."""
+
+    name: str
+    """Unique node name."""
+    action: Callable[..., Any]
+    """The function (or compiled graph) the node runs."""
+    input_schema: Any
+    """The schema whose keys the node receives (the state schema unless narrowed)."""
+    metadata: dict[str, Any] | None = None
+    """User metadata, shown in drawings."""
+    defer: bool = False
+    """Run only when nothing else would run next."""
+    destinations: tuple[str, ...] | dict[str, str] | None = None
+    """Targets of the node's ``Command(goto=...)``, for drawings."""
+
+
+@dataclass(slots=True)
+class BranchSpec:
+    """A conditional edge: a path function and its optional map of results to nodes."""
+
+    name: str
+    """The path function's name (``'condition'`` for a lambda)."""
+    path: Callable[..., Any]
+    """Called with the state; returns node names, ``END``, ``Send``s or map keys."""
+    path_map: dict[Hashable, str] | None
+    """Result → node; from a dict, a list, or a ``Literal`` return annotation."""
+    input_schema: Any
+    """The schema the path function receives, when its first parameter narrows it."""
+
+
+class StateGraph:
+    """Build a graph whose nodes read and write a shared state of channels."""
+
+    def __init__(
+        self,
+        state_schema: Any = None,
+        context_schema: Any = None,
+        *,
+        input_schema: Any = None,
+        output_schema: Any = None,
+        **deprecated: Any,
+    ) -> None:
+        input_schema = input_schema or deprecated.pop("input", None)
+        output_schema = output_schema or deprecated.pop("output", None)
+        context_schema = context_schema or deprecated.pop("config_schema", None)
+        if deprecated:
+            raise TypeError(f"unexpected keyword arguments: {', '.join(deprecated)}")
+        if state_schema is None:
+            if input_schema is None or output_schema is None:
+                raise ValueError("Must provide state_schema or input and output")
+            state_schema = input_schema
+        if not isinstance(state_schema, type) and get_origin(state_schema) is None:
+            warnings.warn(
+                f"Invalid state_schema: {state_schema}. Expected a type or "
+                "Annotated[type, reducer]. Please provide a valid schema to ensure correct "
+                "updates.",
+                stacklevel=2,
+            )
+        self.nodes: dict[str, NodeSpec] = {}
+        self.edges: set[tuple[str, str]] = set()
+        self.waiting_edges: set[tuple[tuple[str, ...], str]] = set()
+        self.branches: defaultdict[str, dict[str, BranchSpec]] = defaultdict(dict)
+        self.schemas: dict[Any, dict[str, Field]] = {}
+        self.channels: dict[str, Field] = {}
+        self.state_schema = state_schema
+        self.input_schema = input_schema or state_schema
+        self.output_schema = output_schema or state_schema
+        self.context_schema = context_schema
+        self.compiled = False
+        self._add_schema(state_schema)
+        self._add_schema(self.input_schema, allow_managed=False)
+        self._add_schema(self.output_schema, allow_managed=False)
+
+    # -- schemas ---------------------------------------------------------------------------
+
+    def _add_schema(self, schema: Any, *, allow_managed: bool = True) -> None:
+        if schema in self.schemas:
+            return
+        fields = fields_of(schema)
+        if not allow_managed:
+            managed = [k for k, f in fields.items() if not isinstance(f, BaseChannel)]
+            if managed:
+                name = getattr(schema, "__name__", str(schema))
+                raise ValueError(
+                    f"Invalid managed channels detected in {name}: {', '.join(managed)}. "
+                    "Managed channels are not permitted in Input/Output schema."
+                )
+        self.schemas[schema] = fields
+        for key, field in fields.items():
+            old = self.channels.get(key)
+            if old is None:
+                self.channels[key] = field
+            elif not (
+                same_field(old, field)
+                or isinstance(field, LastValue)
+                or (isinstance(old, type) and issubclass(old, ManagedValue) and old is field)
+            ):
+                raise ValueError(f"Channel '{key}' already exists with a different type")
+
+    # -- nodes -----------------------------------------------------------------------------
+
+    def add_node(
+        self,
+        node: str | Callable[..., Any],
+        action: Callable[..., Any] | None = None,
+        *,
+        defer: bool = False,
+        metadata: dict[str, Any] | None = None,
+        input_schema: Any = None,
+        destinations: dict[str, str] | tuple[str, ...] | None = None,
+        **_ignored: Any,
+    ) -> Self:
+        """Add a node; its name defaults to the function's (or graph's) name."""
+        if not isinstance(node, str):
+            action, node = node, _callable_name(node)
+        if action is None:
+            raise RuntimeError(f"Node `{node}` has no action")
+        if self.compiled:
+            log.warning("Adding a node to a graph that has already been compiled.")
+        if node in self.nodes:
+            raise ValueError(f"Node `{node}` already present.")
+        if node in (START, END):
+            raise ValueError(f"Node `{node}` is reserved.")
+        for char in RESERVED_CHARS:
+            if char in node:
+                raise ValueError(
+                    f"'{char}' is a reserved character and is not allowed in the node names."
+                )
+        schema = input_schema or _first_param_schema(action) or self.state_schema
+        self._add_schema(schema)
+        if destinations is None:
+            destinations = _command_destinations(action)
+        self.nodes[node] = NodeSpec(node, action, schema, metadata, defer, destinations)
+        return self
+
+    def add_edge(self, start_key: str | Sequence[str], end_key: str) -> Self:
+        """Connect nodes; a list of sources waits for all of them (a join)."""
+        if self.compiled:
+            log.warning("Adding an edge to a graph that has already been compiled.")
+        if isinstance(start_key, str):
+            if start_key == END:
+                raise ValueError("END cannot be a start node")
+            if end_key == START:
+                raise ValueError("START cannot be an end node")
+            self.edges.add((start_key, end_key))
+            return self
+        for start in start_key:
+            if start not in self.nodes:
+                raise ValueError(f"Need to add_node `{start}` first")
+        if end_key == END:
+            raise ValueError("END cannot be an end node")
+        if end_key not in self.nodes:
+            raise ValueError(f"Need to add_node `{end_key}` first")
+        self.waiting_edges.add((tuple(start_key), end_key))
+        return self
+
+    def add_conditional_edges(
+        self,
+        source: str,
+        path: Callable[..., Any],
+        path_map: dict[Hashable, str] | list[str] | None = None,
+    ) -> Self:
+        """Route from ``source`` to whatever ``path(state)`` returns."""
+        if self.compiled:
+            log.warning("Adding an edge to a graph that has already been compiled.")
+        name = _callable_name(path)
+        if name == "<lambda>":
+            name = "condition"
+        if name in self.branches[source]:
+            shown = None if name == "condition" else name
+            raise ValueError(f"Branch with name `{shown}` already exists for node `{source}`")
+        mapping: dict[Hashable, str] | None
+        if isinstance(path_map, dict):
+            mapping = dict(path_map)
+        elif isinstance(path_map, list):
+            mapping = {name_: name_ for name_ in path_map}
+        else:
+            mapping = _literal_map(path)
+        schema = _first_param_schema(path)
+        if schema is not None:
+            self._add_schema(schema)
+        self.branches[source][name] = BranchSpec(name, path, mapping, schema)
+        return self
+
+    def add_sequence(self, nodes: Sequence[Callable[..., Any] | tuple[str, Any]]) -> Self:
+        """Add nodes and chain them with edges, in order."""
+        if len(nodes) < 1:
+            raise ValueError("Sequence requires at least one node.")
+        previous: str | None = None
+        for item in nodes:
+            name, action = item if isinstance(item, tuple) else (_callable_name(item), item)
+            if name in self.nodes:
+                raise ValueError(
+                    f"Node names must be unique: node with the name '{name}' already exists. "
+                    "If you need to use two different runnables/callables with the same name "
+                    "(for example, using `lambda`), please provide them as tuples "
+                    "(name, runnable/callable)."
+                )
+            self.add_node(name, action)
+            if previous is not None:
+                self.add_edge(previous, name)
+            previous = name
+        return self
+
+    def set_entry_point(self, key: str) -> Self:
+        """Same as ``add_edge(START, key)``."""
+        return self.add_edge(START, key)
+
+    def set_conditional_entry_point(
+        self, path: Callable[..., Any], path_map: dict[Hashable, str] | list[str] | None = None
+    ) -> Self:
+        """Same as ``add_conditional_edges(START, path, path_map)``."""
+        return self.add_conditional_edges(START, path, path_map)
+
+    def set_finish_point(self, key: str) -> Self:
+        """Same as ``add_edge(key, END)``."""
+        return self.add_edge(key, END)
+
+    # -- validation and compile ------------------------------------------------------------
+
+    def validate(self, interrupt: Sequence[str] | None = None) -> Self:
+        """Check the graph's structure; raise ``ValueError`` with LangGraph's wording."""
+        sources = {src for src, _ in self.edges}
+        for starts, _ in self.waiting_edges:
+            sources.update(starts)
+        sources.update(self.branches)
+        for source in sorted(sources):
+            if source not in self.nodes and source != START:
+                raise ValueError(f"Found edge starting at unknown node '{source}'")
+        if START not in sources:
+            raise ValueError(
+                "Graph must have an entrypoint: add at least one edge from START to another node"
+            )
+        targets = {dst for _, dst in self.edges} | {dst for _, dst in self.waiting_edges}
+        for source, branches in self.branches.items():
+            for branch in branches.values():
+                for target in (branch.path_map or {}).values():
+                    if target != END and target not in self.nodes:
+                        raise ValueError(
+                            f"At '{source}' node, '{branch.name}' branch found unknown "
+                            f"target '{target}'"
+                        )
+        for target in sorted(targets):
+            if target not in self.nodes and target != END:
+                raise ValueError(f"Found edge ending at unknown node `{target}`")
+        for name in interrupt or ():
+            if name not in self.nodes:
+                raise ValueError(f"Interrupt node `{name}` not found")
+        return self
+
+    def compile(
+        self,
+        checkpointer: Any = None,
+        *,
+        interrupt_before: Sequence[str] | Literal["*"] | None = None,
+        interrupt_after: Sequence[str] | Literal["*"] | None = None,
+        name: str | None = None,
+        **_ignored: Any,
+    ) -> CompiledStateGraph:
+        """Check the graph and return a runnable compiled graph."""
+        from sgdebug.runtime._compiled import CompiledStateGraph, CompileOptions
+
+        before = interrupt_before or ()
+        after = interrupt_after or ()
+        checked = [n for n in (*_listed(before), *_listed(after)) if n != "*"]
+        if after == "*" and before != "*":
+            for node in before:
+                if node not in self.nodes:
+                    raise ValueError(f"Node {node} not in nodes")
+            checked = []
+        self.validate(interrupt=checked)
+        self.compiled = True
+        return CompiledStateGraph(
+            self,
+            CompileOptions(
+                checkpointer=checkpointer or None,
+                interrupt_before="*" if before == "*" else tuple(before),
+                interrupt_after="*" if after == "*" else tuple(after),
+                name=name or "LangGraph",
+            ),
+        )
+
+
+def _listed(value: Sequence[str] | str) -> list[str]:
+    return [value] if isinstance(value, str) else list(value)
+
+
+def _callable_name(fn: Any) -> str:
+    name = getattr(fn, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    name = getattr(fn, "__name__", None)
+    if isinstance(name, str):
+        return name
+    return type(fn).__name__
+
+
+def _type_hints(fn: Any) -> dict[str, Any]:
+    target = fn
+    if not (inspect.isfunction(fn) or inspect.ismethod(fn)):
+        call = getattr(type(fn), "__call__", None)  # noqa: B004
+        if call is None or not inspect.isfunction(call):
+            return {}
+        target = getattr(fn, "__call__", fn)  # noqa: B004
+    try:
+        return get_type_hints(target, include_extras=False)
+    except Exception:
+        return {}
+
+
+def _first_param_schema(fn: Any) -> Any:
+    """The class annotating ``fn``'s first parameter, when that class has annotations."""
+    hints = _type_hints(fn)
+    if not hints:
+        return None
+    try:
+        params = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return None
+    if not params:
+        return None
+    hint = hints.get(params[0])
+    if isinstance(hint, type) and has_fields(hint):
+        return hint
+    return None
+
+
+def _literal_map(path: Any) -> dict[Hashable, str] | None:
+    ret = _type_hints(path).get("return")
+    if ret is None or get_origin(ret) is not Literal:
+        return None
+    return {name: name for name in get_args(ret)}
+
+
+def _command_destinations(action: Any) -> tuple[str, ...] | None:
+    ret = _type_hints(action).get("return")
+    if ret is None:
+        return None
+    origin = get_origin(ret)
+    if origin is not None and getattr(origin, "__name__", "") == "Command":
+        (arg,) = get_args(ret) or (None,)
+        if get_origin(arg) is Literal:
+            return tuple(get_args(arg))
+    return None

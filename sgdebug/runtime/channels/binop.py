@@ -1,0 +1,109 @@
+"""BinaryOperatorAggregate: a reducer channel, folding each write into the value."""
+
+from __future__ import annotations
+
+import collections.abc
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, NotRequired, Required, Self, get_args, get_origin
+
+from sgdebug.runtime.channels.base import MISSING, BaseChannel
+from sgdebug.runtime.errors import InvalidUpdateError, troubleshooting
+from sgdebug.runtime.types import OVERWRITE_KEY, Overwrite
+
+_ABSTRACT_TO_CONCRETE: dict[Any, type] = {
+    collections.abc.Sequence: list,
+    collections.abc.MutableSequence: list,
+    collections.abc.Set: set,
+    collections.abc.MutableSet: set,
+    collections.abc.Mapping: dict,
+    collections.abc.MutableMapping: dict,
+}
+
+
+def _strip(typ: Any) -> Any:
+    while get_origin(typ) in (Annotated, Required, NotRequired):
+        typ = get_args(typ)[0]
+    return typ
+
+
+def initial_value(typ: Any) -> Any:
+    """``T()`` for the annotated type, or ``MISSING`` when that cannot be built."""
+    base = _strip(typ)
+    base = get_origin(base) or base
+    base = _ABSTRACT_TO_CONCRETE.get(base, base)
+    try:
+        return base()
+    except Exception:
+        return MISSING
+
+
+def overwrite_value(value: Any) -> tuple[bool, Any]:
+    """Whether ``value`` asks to overwrite a reducer channel, and the new value."""
+    if isinstance(value, Overwrite):
+        return True, value.value
+    if isinstance(value, dict) and len(value) == 1 and OVERWRITE_KEY in value:
+        return True, value[OVERWRITE_KEY]
+    return False, None
+
+
+class BinaryOperatorAggregate(BaseChannel):
+    """Starts at ``T()`` and applies ``operator(value, write)`` for each write in order."""
+
+    __slots__ = ("operator", "value")
+
+    def __init__(self, typ: Any, operator: Callable[[Any, Any], Any], key: str = "") -> None:
+        super().__init__(typ, key)
+        self.operator = operator
+        self.value: Any = initial_value(typ)
+
+    def get(self) -> Any:
+        if self.value is MISSING:
+            raise self._empty()
+        return self.value
+
+    def is_available(self) -> bool:
+        return self.value is not MISSING
+
+    def update(self, values: Sequence[Any]) -> bool:
+        if not values:
+            return False
+        seen_overwrite = False
+        for write in values:
+            is_overwrite, new = overwrite_value(write)
+            if is_overwrite:
+                if seen_overwrite:
+                    raise InvalidUpdateError(
+                        troubleshooting(
+                            "Can receive only one Overwrite value per super-step.",
+                            "INVALID_CONCURRENT_GRAPH_UPDATE",
+                        )
+                    )
+                self.value = new
+                seen_overwrite = True
+            elif seen_overwrite:
+                continue
+            elif self.value is MISSING:
+                self.value = write
+            else:
+                self.value = self.operator(self.value, write)
+        return True
+
+    def checkpoint(self) -> Any:
+        return self.value
+
+    def from_checkpoint(self, value: Any) -> Self:
+        new = type(self).__new__(type(self))
+        new.typ, new.key, new.operator = self.typ, self.key, self.operator
+        new.value = value
+        return new
+
+    def describe(self) -> str:
+        return f"reducer {getattr(self.operator, '__name__', type(self.operator).__name__)}"
+
+    def copy(self) -> Self:
+        new = object.__new__(type(self))
+        new.typ = self.typ
+        new.key = self.key
+        new.operator = self.operator
+        new.value = self.value
+        return new
