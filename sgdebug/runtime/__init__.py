@@ -41,6 +41,7 @@ __all__ = [
     "Run",
     "Runtime",
     "Send",
+    "SqliteSaver",
     "StateGraph",
     "StateSnapshot",
     "StreamWriter",
@@ -54,8 +55,9 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    if name == "InMemorySaver":
-        from sgdebug.runtime.checkpoint import InMemorySaver
+    # The savers import sqlite3 and the serialiser: load them only when asked for.
+    if name in ("InMemorySaver", "SqliteSaver"):
+        from sgdebug.runtime import checkpoint
 
-        return InMemorySaver
+        return getattr(checkpoint, name)
     raise AttributeError(f"module 'sgdebug.runtime' has no attribute {name!r}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -32,6 +32,7 @@ from sgdebug.runtime._run import Run, RunOptions, Task, command_input_writes
 from sgdebug.runtime._schema import object_writes
 from sgdebug.runtime._state_graph import NodeSpec, StateGraph
 from sgdebug.runtime._stream import Emitter
+from sgdebug.runtime._threads import get_state, get_state_history, start_run, update_state
 from sgdebug.runtime.channels import (
     BaseChannel,
     BinaryOperatorAggregate,
@@ -42,8 +43,13 @@ from sgdebug.runtime.channels import (
     Topic,
     UntrackedValue,
 )
-from sgdebug.runtime.errors import InvalidUpdateError, ParentCommand, troubleshooting
-from sgdebug.runtime.types import Command
+from sgdebug.runtime.errors import (
+    EmptyInputError,
+    InvalidUpdateError,
+    ParentCommand,
+    troubleshooting,
+)
+from sgdebug.runtime.types import Command, StateSnapshot
 
 __all__ = ["CompileOptions", "CompiledStateGraph"]
 
@@ -259,16 +265,37 @@ class CompiledStateGraph:
 
     def _new_run(
         self,
+        input: Any,
         config: dict[str, Any] | None,
-        context: Any,
         emit: Emitter | None,
-        hooks: Sequence[Any] = (),
+        options: Mapping[str, Any],
     ) -> Run:
+        """A run positioned to start: input written, or restored from its thread."""
         config = dict(config or {})
         limit = config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
-        return Run(self, RunOptions(config, limit, tuple(hooks), context, emit))
+        before = options.get("interrupt_before") or self.interrupt_before_nodes
+        after = options.get("interrupt_after") or self.interrupt_after_nodes
+        run = Run(
+            self,
+            RunOptions(
+                config, limit, tuple(options.get("hooks") or ()), options.get("context"), emit,
+                before if isinstance(before, str) else tuple(before),
+                after if isinstance(after, str) else tuple(after),
+            ),
+        )  # fmt: skip
+        if self.checkpointer is None:
+            if isinstance(input, Command) and input.resume is not None:
+                raise RuntimeError("Cannot use Command(resume=...) without checkpointer")
+            if isinstance(input, Command) and input.graph == Command.PARENT:
+                raise InvalidUpdateError("There is no parent graph")
+            if input is None:
+                raise EmptyInputError("Received no input for __start__")
+            run.write_input(input)
+        else:
+            start_run(self, run, input, config)
+        return run
 
     def start(
         self,
@@ -280,9 +307,38 @@ class CompiledStateGraph:
         emit: Emitter | None = None,
     ) -> Run:
         """A run of this graph on ``input``, not yet advanced (for debuggers)."""
-        run = self._new_run(config, context, emit, hooks)
-        run.write_input(input)
-        return run
+        return self._new_run(input, config, emit, {"hooks": hooks, "context": context})
+
+    # -- checkpoints -----------------------------------------------------------------------
+
+    def _saver(self) -> Any:
+        if self.checkpointer is None:
+            raise ValueError("No checkpointer set")
+        return self.checkpointer
+
+    def get_state(self, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
+        """The thread's latest snapshot, or the checkpoint the config names."""
+        self._saver()
+        return get_state(self, config)
+
+    def get_state_history(
+        self,
+        config: dict[str, Any],
+        *,
+        filter: dict[str, Any] | None = None,
+        before: dict[str, Any] | None = None,
+        limit: int | None = None,
+    ) -> Iterator[StateSnapshot]:
+        """Every snapshot of the thread, newest first."""
+        self._saver()
+        return get_state_history(self, config, filter=filter, before=before, limit=limit)
+
+    def update_state(
+        self, config: dict[str, Any], values: Any, as_node: str | None = None
+    ) -> dict[str, Any]:
+        """Apply ``values`` as if ``as_node`` returned them; returns the new checkpoint's config."""
+        self._saver()
+        return update_state(self, config, values, as_node)
 
     def invoke(
         self,
@@ -301,8 +357,7 @@ class CompiledStateGraph:
             )
         keys = self.output_keys if output_keys is None else output_keys
         emit = Emitter((), keys, track_values=True)
-        run = self._new_run(config, context, emit)
-        run.write_input(input)
+        run = self._new_run(input, config, emit, {"context": context, **kwargs})
         run.advance()
         return self._output(run, emit, keys)
 
@@ -320,12 +375,11 @@ class CompiledStateGraph:
         stream_mode: str | Sequence[str] = "updates",
         output_keys: str | Sequence[str] | None = None,
         context: Any = None,
-        **_kwargs: Any,
+        **kwargs: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding the chunks of ``stream_mode`` as each superstep ends."""
         emit = Emitter(stream_mode, self.stream_keys if output_keys is None else output_keys)
-        run = self._new_run(config, context, emit)
-        run.write_input(input)
+        run = self._new_run(input, config, emit, {"context": context, **kwargs})
         multi = not isinstance(stream_mode, str)
         while True:
             status = run.advance(one_step=True)
@@ -354,8 +408,7 @@ class CompiledStateGraph:
             ]
         keys = self.output_keys if output_keys is None else output_keys
         emit = Emitter((), keys, track_values=True)
-        run = self._new_run(config, context, emit)
-        run.write_input(input)
+        run = self._new_run(input, config, emit, {"context": context, **kwargs})
         await run.aadvance()
         return self._output(run, emit, keys)
 
@@ -367,12 +420,11 @@ class CompiledStateGraph:
         stream_mode: str | Sequence[str] = "updates",
         output_keys: str | Sequence[str] | None = None,
         context: Any = None,
-        **_kwargs: Any,
+        **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """Async :meth:`stream`."""
         emit = Emitter(stream_mode, self.stream_keys if output_keys is None else output_keys)
-        run = self._new_run(config, context, emit)
-        run.write_input(input)
+        run = self._new_run(input, config, emit, {"context": context, **kwargs})
         multi = not isinstance(stream_mode, str)
         while True:
             status = await run.aadvance(one_step=True)

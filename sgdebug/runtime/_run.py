@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from sgdebug.runtime._constants import END, PULL, PUSH, START, TASKS
+from sgdebug.runtime._constants import END, INTERRUPT, PULL, PUSH, START, TASKS
 from sgdebug.runtime._context import TaskScope, enter_scope, leave_scope
 from sgdebug.runtime._executor import arun_tasks, run_tasks
 from sgdebug.runtime._hooks import ChannelChange, CommitRecord, PauseHook, TaskWrite
@@ -26,6 +26,7 @@ from sgdebug.runtime.types import Command, Interrupt, Send
 
 if TYPE_CHECKING:
     from sgdebug.runtime._compiled import CompiledStateGraph
+    from sgdebug.runtime._persist import Persistence
     from sgdebug.runtime._stream import Emitter
 
 log = logging.getLogger("sgdebug.runtime")
@@ -71,6 +72,10 @@ class RunOptions:
     context: Any = None
     emit: Emitter | None = None
     """Collects stream events; ``None`` when nobody listens."""
+    interrupt_before: tuple[str, ...] | str = ()
+    """Nodes to stop before (``"*"`` for all)."""
+    interrupt_after: tuple[str, ...] | str = ()
+    """Nodes to stop after (``"*"`` for all)."""
 
 
 class _IdSource:
@@ -111,6 +116,12 @@ class Run:
         self.status: Status = "running"
         self.last_commit: CommitRecord | None = None
         self.interrupts: tuple[Interrupt, ...] = ()
+        self.prefill: dict[str, list[Any]] = {}
+        """Writes recorded for tasks of the pending step, by task id (from a checkpoint)."""
+        self.persist: Persistence | None = None
+        """Set when the run saves checkpoints."""
+        self.breakpoint: str | None = None
+        """``"before"`` / ``"after"`` when a static breakpoint stopped the run."""
         self.dirty: set[str] = set(graph.volatile)
         """Volatile channels that may hold a value (written in the last commit)."""
         self._ids = _IdSource()
@@ -118,9 +129,38 @@ class Run:
     # -- input ---------------------------------------------------------------------------
 
     def write_input(self, value: Any) -> None:
-        """Step -1: put the raw input into the ``__start__`` channel."""
+        """The input step: put the raw input into the ``__start__`` channel."""
+        self.stop = self.step + self.options.recursion_limit + 1
         self._apply({START: [value]}, self.step)
+        if self.persist is not None:
+            self.persist.save(self, "input")
         self.step += 1
+
+    def restore(self, persist: Persistence, values: Mapping[str, Any]) -> None:
+        """Continue from a checkpoint whose channel values are ``values``."""
+        record = persist.record
+        assert record is not None
+        specs = self.graph.channel_specs
+        for key, value in values.items():
+            if key in specs:
+                self.channels[key] = specs[key].from_checkpoint(value)
+        self.versions = dict(record.versions)
+        self.max_version = max(self.versions.values(), default=0)
+        self.versions_seen = defaultdict(
+            dict, {k: dict(v) for k, v in record.versions_seen.items()}
+        )
+        self.step = record.step + 1
+        self.stop = record.step + self.options.recursion_limit + 1
+        self.persist = persist
+        self.updated = None
+
+    def apply_writes(self, writes: Sequence[Write]) -> None:
+        """Apply writes now, outside a superstep (a resume's ``Command`` update or goto)."""
+        grouped: dict[str, list[Any]] = defaultdict(list)
+        for key, value in writes:
+            if key in self.channels:
+                grouped[key].append(value)
+        self._apply(grouped, self.step, clear=False)
 
     # -- driving -------------------------------------------------------------------------
 
@@ -130,6 +170,7 @@ class Run:
         Returns ``"running"`` after a ``one_step`` commit, else the run's new status.
         """
         self.status = "running"
+        self.breakpoint = None
         while True:
             status = self._settle(one_step)
             if status is not None:
@@ -141,6 +182,7 @@ class Run:
     async def aadvance(self, *, one_step: bool = False) -> Status:
         """:meth:`advance` for ``ainvoke``/``astream``: async nodes run on the event loop."""
         self.status = "running"
+        self.breakpoint = None
         while True:
             status = self._settle(one_step)
             if status is not None:
@@ -159,11 +201,17 @@ class Run:
                 return self.status
             if self.phase == "plan":
                 if not self.plan():
+                    if self.breakpoint is not None:
+                        return self.status
                     continue
                 if self._hook("after_plan", self.tasks):
                     return self._pause()
             else:
+                committed = self.tasks
                 record = self.commit()
+                if self._should_stop(self.options.interrupt_after, committed):
+                    self._stop_at_breakpoint("after")
+                    return self.status
                 if self._hook("after_commit", record):
                     return self._pause()
                 if one_step:
@@ -197,12 +245,55 @@ class Run:
                     "GRAPH_RECURSION_LIMIT",
                 )
             )
-        self.tasks = self._push_tasks() + self._pull_tasks()
+        self.tasks = self.next_tasks()
+        if self.prefill:
+            self._apply_prefill(self.tasks)
         if not self.tasks:
             self.phase = "done"
             return False
         self.phase = "execute"
+        if self._should_stop(self.options.interrupt_before, self.tasks):
+            self._stop_at_breakpoint("before")
+            return False
         return True
+
+    def _apply_prefill(self, tasks: Sequence[Task]) -> None:
+        prefill, self.prefill = self.prefill, {}
+        for task in tasks:
+            recorded = prefill.get(task.id)
+            if not recorded:
+                continue
+            channels = {w.channel for w in recorded}
+            if "__resume__" in channels:
+                task.resume = [v for w in recorded if w.channel == "__resume__" for v in w.value]
+            if channels & {"__error__", INTERRUPT}:
+                continue
+            task.writes = [(w.channel, w.value) for w in recorded if w.channel != "__no_writes__"]
+            task.done = True
+
+    def next_tasks(self, *, add_order: bool = False) -> list[Task]:
+        """The tasks the current channels trigger (Send tasks first, then pulled nodes)."""
+        return self._push_tasks() + self._pull_tasks(add_order)
+
+    def _should_stop(self, nodes: tuple[str, ...] | str, tasks: Sequence[Task]) -> bool:
+        if not nodes:
+            return False
+        seen = self.versions_seen.get(INTERRUPT, {})
+        if not any(v > seen.get(k, 0) for k, v in self.versions.items()):
+            return False
+        if nodes == "*":
+            return any(t.name != START for t in tasks)
+        return any(t.name in nodes for t in tasks)
+
+    def _stop_at_breakpoint(self, where: str) -> None:
+        self.breakpoint = where
+        self.status = "interrupted"
+        if self.persist is not None:
+            self.persist.mark_interrupt(self)
+        else:
+            self.versions_seen[INTERRUPT] = dict(self.versions)
+        if self.options.emit is not None:
+            self.options.emit("updates", {INTERRUPT: ()})
 
     def _push_tasks(self) -> list[Task]:
         channel = self.channels[TASKS]
@@ -218,10 +309,12 @@ class Run:
             tasks.append(self._task(node, path, packet.arg, (PUSH,)))
         return tasks
 
-    def _pull_tasks(self) -> list[Task]:
+    def _pull_tasks(self, add_order: bool = False) -> list[Task]:
         graph, channels, versions = self.graph, self.channels, self.versions
-        if self.updated is None:
-            candidates: Sequence[str] = graph.sorted_names
+        if add_order:
+            candidates: Sequence[str] = tuple(graph.nodes)
+        elif self.updated is None:
+            candidates = graph.sorted_names
         else:
             trigger_map = graph.trigger_to_nodes
             hits = [trigger_map[ch] for ch in self.updated if ch in trigger_map]
@@ -247,7 +340,8 @@ class Run:
     def _task(
         self, node: CompiledNode, path: tuple[Any, ...], value: Any, triggers: tuple[str, ...]
     ) -> Task:
-        return Task(self._ids.next(), node.name, path, value, triggers, node)
+        task_id = self._ids.next() if self.persist is None else self.persist.task_id(path)
+        return Task(task_id, node.name, path, value, triggers, node)
 
     # -- execute -------------------------------------------------------------------------
 
@@ -267,7 +361,10 @@ class Run:
         """After tasks ran: report them, handle errors and interrupts, pick the next phase."""
         paused = False
         emit = self.options.emit
+        persist = self.persist
         for task in ran:
+            if persist is not None:
+                persist.task_done(task)
             if task.error is None and not task.interrupts and emit is not None:
                 emit.task_result(self, task)
             paused = self._hook("after_task", task) or paused
@@ -392,6 +489,9 @@ class Run:
                     )
         consumed = {t for task in tasks if task.path[0] == PULL for t in task.node.consumes}
         record = self._apply(grouped, self.step, consumed=consumed, owners=owners)
+        if self.persist is not None:
+            self.persist.check_mutations(self, tasks)
+            self.persist.save(self, "loop")
         self.tasks = []
         self.step += 1
         self.phase = "plan"
@@ -405,6 +505,7 @@ class Run:
         *,
         consumed: set[str] | frozenset[str] = frozenset(),
         owners: Mapping[str, list[Task]] | None = None,
+        clear: bool = True,
     ) -> CommitRecord:
         channels, versions = self.channels, self.versions
         before = {k: channels[k].checkpoint() for k in channels} if owners is not None else None
@@ -418,14 +519,17 @@ class Run:
             if channels[key].update(values):
                 versions[key] = version
                 updated.add(key)
-        for key in self.dirty:
-            if key not in grouped and channels[key].update(()):
-                versions[key] = version
-                updated.add(key)
         volatile = self.graph.volatile_set
-        self.dirty = {k for k in grouped if k in volatile}
+        if clear:
+            for key in self.dirty:
+                if key not in grouped and channels[key].update(()):
+                    versions[key] = version
+                    updated.add(key)
+            self.dirty = {k for k in grouped if k in volatile}
+        else:
+            self.dirty.update(k for k in grouped if k in volatile)
         trigger_map = self.graph.trigger_to_nodes
-        if not any(k in trigger_map for k in updated):
+        if clear and not any(k in trigger_map for k in updated):
             for key, channel in channels.items():
                 if channel.finish():
                     versions[key] = version
@@ -463,6 +567,14 @@ class Run:
     def _interrupted(self) -> None:
         self.interrupts = tuple(i for t in self.tasks for i in t.interrupts)
         self.status = "interrupted"
+        done = [t for t in sorted(self.tasks, key=_path_key) if t.done]
+        if done:
+            grouped: dict[str, list[Any]] = defaultdict(list)
+            for task in done:
+                for key, value in task.writes:
+                    if key in self.graph.state_keys:
+                        grouped[key].append(value)
+            self._apply(grouped, self.step, clear=False)
         emit = self.options.emit
         if emit is not None:
             emit.interrupted(self)

@@ -1,0 +1,295 @@
+"""The drawable graph ``get_graph()`` returns, and the builder views the drawing reads.
+
+:class:`DrawableGraph` has the shape of the graph LangGraph hands back (``nodes`` by id, a
+list of ``edges``, ``first_node()``/``last_node()``, ``draw_mermaid()``, ``to_json()``)
+without importing LangChain, so the debugger and tests read it the same way on both
+engines. The ``*Like`` protocols name the only builder fields the drawing depends on.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, NamedTuple, Protocol
+
+__all__ = [
+    "BranchSpecLike",
+    "BuilderLike",
+    "CompiledLike",
+    "CurveStyle",
+    "DrawableGraph",
+    "Edge",
+    "Node",
+    "NodeSpecLike",
+    "NodeStyles",
+]
+
+
+class NodeSpecLike(Protocol):
+    """What the drawing reads from a builder node."""
+
+    @property
+    def action(self) -> Any: ...
+    @property
+    def metadata(self) -> dict[str, Any] | None: ...
+    @property
+    def defer(self) -> bool: ...
+    @property
+    def destinations(self) -> tuple[str, ...] | dict[str, str] | None: ...
+
+
+class BranchSpecLike(Protocol):
+    """What the drawing reads from a conditional edge."""
+
+    @property
+    def path_map(self) -> dict[Hashable, str] | None: ...
+
+
+class BuilderLike(Protocol):
+    """What the drawing reads from a ``StateGraph`` builder."""
+
+    @property
+    def nodes(self) -> Mapping[str, NodeSpecLike]: ...
+    @property
+    def edges(self) -> Iterable[tuple[str, str]]: ...
+    @property
+    def waiting_edges(self) -> Iterable[tuple[tuple[str, ...], str]]: ...
+    @property
+    def branches(self) -> Mapping[str, Mapping[str, BranchSpecLike]]: ...
+
+
+class CompiledLike(Protocol):
+    """What the drawing reads from a compiled graph."""
+
+    @property
+    def builder(self) -> BuilderLike: ...
+    @property
+    def interrupt_before_nodes(self) -> tuple[str, ...] | str: ...
+    @property
+    def interrupt_after_nodes(self) -> tuple[str, ...] | str: ...
+
+
+class Node(NamedTuple):
+    """One box of the drawing."""
+
+    id: str
+    """Unique id; ``prefix:id`` for nodes pulled in from a subgraph (``xray``)."""
+    name: str
+    """The text shown in the box."""
+    data: Any
+    """The node's action (a function or a compiled subgraph); ``None`` for start and end."""
+    metadata: dict[str, Any] | None
+    """User metadata plus ``defer``/``__interrupt`` marks; ``None`` when empty."""
+
+    def copy(self, *, id: str | None = None, name: str | None = None) -> Node:
+        """This node with a new id and/or name."""
+        return Node(id or self.id, name or self.name, self.data, self.metadata)
+
+
+class Edge(NamedTuple):
+    """One arrow of the drawing."""
+
+    source: str
+    """Id of the node the arrow leaves."""
+    target: str
+    """Id of the node the arrow enters."""
+    data: str | None = None
+    """Label (a path-map key different from the target's name), or ``None``."""
+    conditional: bool = False
+    """Drawn dotted: the arrow is taken only when a branch or a ``Command`` chooses it."""
+
+    def copy(self, *, source: str | None = None, target: str | None = None) -> Edge:
+        """This edge with a new source and/or target."""
+        return Edge(source or self.source, target or self.target, self.data, self.conditional)
+
+
+class CurveStyle(Enum):
+    """Mermaid's edge curve styles."""
+
+    BASIS = "basis"
+    BUMP_X = "bumpX"
+    BUMP_Y = "bumpY"
+    CARDINAL = "cardinal"
+    CATMULL_ROM = "catmullRom"
+    LINEAR = "linear"
+    MONOTONE_X = "monotoneX"
+    MONOTONE_Y = "monotoneY"
+    NATURAL = "natural"
+    STEP = "step"
+    STEP_AFTER = "stepAfter"
+    STEP_BEFORE = "stepBefore"
+
+
+@dataclass(frozen=True, slots=True)
+class NodeStyles:
+    """Mermaid ``classDef`` styles of ordinary, first and last nodes."""
+
+    default: str = "fill:#f2f0ff,line-height:1.2"
+    """Style of every node."""
+    first: str = "fill-opacity:0"
+    """Style of the unique node nothing points to (``__start__``)."""
+    last: str = "fill:#bfb6fc"
+    """Style of the unique node that points nowhere (``__end__``)."""
+
+
+def _is_uuid(value: str) -> bool:
+    from uuid import UUID
+
+    try:
+        UUID(value)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass(slots=True)
+class DrawableGraph:
+    """Nodes (in drawing order) and edges of a graph program, as ``get_graph()`` sees it."""
+
+    nodes: dict[str, Node] = field(default_factory=dict)
+    """Nodes by id, ``__start__`` first, ``__end__`` last when reachable."""
+    edges: list[Edge] = field(default_factory=list)
+    """Edges in drawing order."""
+
+    def add_node(self, data: Any, id: str, *, metadata: dict[str, Any] | None = None) -> Node:
+        """Add and return a node; its name is its id."""
+        if id in self.nodes:
+            raise ValueError(f"Node with id {id} already exists")
+        node = Node(id, id, data, metadata)
+        self.nodes[id] = node
+        return node
+
+    def add_edge(
+        self, source: Node, target: Node, data: str | None = None, conditional: bool = False
+    ) -> Edge:
+        """Add and return an edge between two nodes of this graph."""
+        if source.id not in self.nodes:
+            raise ValueError(f"Source node {source.id} not in graph")
+        if target.id not in self.nodes:
+            raise ValueError(f"Target node {target.id} not in graph")
+        edge = Edge(source.id, target.id, data, conditional)
+        self.edges.append(edge)
+        return edge
+
+    def remove_node(self, node: Node) -> None:
+        """Remove ``node`` and every edge touching it."""
+        del self.nodes[node.id]
+        self.edges = [e for e in self.edges if node.id not in (e.source, e.target)]
+
+    def extend(self, graph: DrawableGraph, *, prefix: str = "") -> tuple[Node | None, Node | None]:
+        """Copy in ``graph``'s nodes and edges with ids ``prefix:id``; its (first, last) nodes."""
+        if all(_is_uuid(node.id) for node in graph.nodes.values()):
+            prefix = ""
+
+        def prefixed(id_: str) -> str:
+            return f"{prefix}:{id_}" if prefix else id_
+
+        for key, node in graph.nodes.items():
+            self.nodes[prefixed(key)] = node.copy(id=prefixed(key))
+        self.edges.extend(
+            e.copy(source=prefixed(e.source), target=prefixed(e.target)) for e in graph.edges
+        )
+        first, last = graph.first_node(), graph.last_node()
+        return (
+            first.copy(id=prefixed(first.id)) if first else None,
+            last.copy(id=prefixed(last.id)) if last else None,
+        )
+
+    def first_node(self, exclude: tuple[str, ...] = ()) -> Node | None:
+        """The only node (outside ``exclude``) no edge points to, else ``None``."""
+        targets = {e.target for e in self.edges if e.source not in exclude}
+        found = [n for n in self.nodes.values() if n.id not in exclude and n.id not in targets]
+        return found[0] if len(found) == 1 else None
+
+    def last_node(self, exclude: tuple[str, ...] = ()) -> Node | None:
+        """The only node (outside ``exclude``) no edge leaves, else ``None``."""
+        sources = {e.source for e in self.edges if e.target not in exclude}
+        found = [n for n in self.nodes.values() if n.id not in exclude and n.id not in sources]
+        return found[0] if len(found) == 1 else None
+
+    def trim_first_node(self) -> None:
+        """Drop the first node when another would become first and it has one edge out."""
+        first = self.first_node()
+        if (
+            first
+            and self.first_node(exclude=(first.id,))
+            and len({e for e in self.edges if e.source == first.id}) == 1
+        ):
+            self.remove_node(first)
+
+    def trim_last_node(self) -> None:
+        """Drop the last node when another would become last and it has one edge in."""
+        last = self.last_node()
+        if (
+            last
+            and self.last_node(exclude=(last.id,))
+            and len({e for e in self.edges if e.target == last.id}) == 1
+        ):
+            self.remove_node(last)
+
+    def reid(self) -> DrawableGraph:
+        """A copy in which nodes with generated (uuid) ids are renamed after their names."""
+        ids_by_name: defaultdict[str, list[str]] = defaultdict(list)
+        for node in self.nodes.values():
+            ids_by_name[node.name].append(node.id)
+        unique = {
+            node_id: name if len(ids) == 1 else f"{name}_{i + 1}"
+            for name, ids in ids_by_name.items()
+            for i, node_id in enumerate(ids)
+        }
+
+        def new_id(node_id: str) -> str:
+            return unique[node_id] if _is_uuid(node_id) else node_id
+
+        return DrawableGraph(
+            {new_id(k): n.copy(id=new_id(k)) for k, n in self.nodes.items()},
+            [e.copy(source=new_id(e.source), target=new_id(e.target)) for e in self.edges],
+        )
+
+    def to_json(self) -> dict[str, list[dict[str, Any]]]:
+        """A plain view: ``{"nodes": [{id, name[, metadata]}], "edges": [{source, target...}]}``.
+
+        Edges carry ``data`` and ``conditional: True`` only when set, as in LangGraph's JSON.
+        """
+        nodes: list[dict[str, Any]] = []
+        for node in self.nodes.values():
+            item: dict[str, Any] = {"id": node.id, "name": node.name}
+            if node.metadata is not None:
+                item["metadata"] = node.metadata
+            nodes.append(item)
+        edges: list[dict[str, Any]] = []
+        for edge in self.edges:
+            item = {"source": edge.source, "target": edge.target}
+            if edge.data is not None:
+                item["data"] = edge.data
+            if edge.conditional:
+                item["conditional"] = True
+            edges.append(item)
+        return {"nodes": nodes, "edges": edges}
+
+    def draw_mermaid(
+        self,
+        *,
+        with_styles: bool = True,
+        curve_style: CurveStyle | str = CurveStyle.LINEAR,
+        node_colors: NodeStyles | None = None,
+        wrap_label_n_words: int = 9,
+        frontmatter_config: dict[str, Any] | None = None,
+    ) -> str:
+        """Mermaid flowchart text, byte for byte what LangGraph draws for the same graph."""
+        from sgdebug.runtime._draw_mermaid import MermaidOptions, render_mermaid
+
+        graph = self.reid()
+        first, last = graph.first_node(), graph.last_node()
+        options = MermaidOptions(
+            first_node=first.id if first else None,
+            last_node=last.id if last else None,
+            with_styles=with_styles,
+            curve=curve_style if isinstance(curve_style, str) else str(curve_style.value),
+            node_styles=node_colors or NodeStyles(),
+            wrap_label_n_words=wrap_label_n_words,
+            frontmatter_config=frontmatter_config,
+        )
+        return render_mermaid(graph.nodes, graph.edges, options)

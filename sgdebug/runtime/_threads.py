@@ -1,0 +1,264 @@
+"""Threads with a checkpointer: starting or resuming runs, snapshots, history, update_state."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from sgdebug.runtime._constants import COPY, END, INPUT, INTERRUPT, START
+from sgdebug.runtime._node import Write, return_writes
+from sgdebug.runtime._persist import ERROR, RESUME, Persistence, pending_by_task
+from sgdebug.runtime._run import Run, RunOptions, Task
+from sgdebug.runtime.checkpoint.base import BaseCheckpointSaver, CheckpointRecord, PendingWrite
+from sgdebug.runtime.errors import EmptyInputError, InvalidUpdateError
+from sgdebug.runtime.types import Command, Interrupt, PregelTask, StateSnapshot
+
+if TYPE_CHECKING:
+    from sgdebug.runtime._compiled import CompiledStateGraph
+
+CONFIG_KEYS_ERROR = (
+    "Checkpointer requires one or more of the following 'configurable' keys: "
+    "thread_id, checkpoint_ns, checkpoint_id"
+)
+
+
+def thread_of(config: Mapping[str, Any] | None) -> tuple[str, str | None]:
+    """The thread id and optional checkpoint id a config names."""
+    configurable = (config or {}).get("configurable") or {}
+    thread_id = configurable.get("thread_id")
+    if thread_id is None:
+        raise ValueError(CONFIG_KEYS_ERROR)
+    return str(thread_id), configurable.get("checkpoint_id")
+
+
+def config_of(record: CheckpointRecord) -> dict[str, Any]:
+    """The config that names ``record``."""
+    return {
+        "configurable": {
+            "thread_id": record.thread_id,
+            "checkpoint_ns": "",
+            "checkpoint_id": record.id,
+        }
+    }
+
+
+def start_run(graph: CompiledStateGraph, run: Run, input: Any, config: Mapping[str, Any]) -> None:
+    """Prepare ``run`` on its thread: fresh input, new input on old state, or a resume."""
+    saver: BaseCheckpointSaver = graph.checkpointer
+    thread_id, checkpoint_id = thread_of(config)
+    persist = Persistence(saver, thread_id)
+    record = saver.get_record(thread_id, checkpoint_id)
+    resuming = input is None or (isinstance(input, Command) and record is not None)
+    if record is None:
+        if input is None:
+            raise EmptyInputError("Received no input for __start__")
+        run.persist = persist
+        run.write_input(input)
+        return
+    run.restore(persist, persist.load(record))
+    if not resuming:
+        run.write_input(input)
+        return
+    latest = saver.get_record(thread_id)
+    if checkpoint_id is not None and latest is not None and latest.id != record.id:
+        persist.save(run, "fork", step=record.step + 1)
+        run.step = record.step + 2
+    else:
+        pending = saver.get_writes(thread_id, record.id)
+        run.prefill = {k: list(v) for k, v in pending_by_task(pending).items()}
+        if isinstance(input, Command):
+            _apply_command(run, input, pending)
+    if run.options.emit is not None:
+        run.options.emit("values", run.read_values(run.options.emit.values_keys))
+
+
+def _apply_command(run: Run, cmd: Command[Any], pending: Sequence[PendingWrite]) -> None:
+    if cmd.graph == Command.PARENT:
+        raise InvalidUpdateError("There is no parent graph")
+    if cmd.resume is not None:
+        _resume(run, cmd.resume, pending)
+    routes: list[Write] = []
+    writes: list[Write] = []
+    if cmd.update is not None:
+        writes = return_writes(Command(update=cmd.update), run.graph.target, routes)
+    if cmd.goto:
+        return_writes(Command(goto=cmd.goto), run.graph.target, routes)
+    if writes or routes:
+        run.apply_writes(writes + routes)
+
+
+def _resume(run: Run, value: Any, pending: Sequence[PendingWrite]) -> None:
+    by_task = pending_by_task(pending)
+    waiting: dict[str, tuple[str, Interrupt]] = {}
+    for task_id, writes in by_task.items():
+        for write in writes:
+            if write.channel == INTERRUPT:
+                for interrupt in write.value:
+                    waiting[interrupt.id] = (task_id, interrupt)
+    if isinstance(value, dict) and value and all(k in waiting for k in value):
+        answers = {waiting[k][0]: v for k, v in value.items()}
+    elif len(waiting) > 1:
+        raise RuntimeError(
+            "When there are multiple pending interrupts, you must specify the interrupt id "
+            "when resuming. Docs: https://docs.langchain.com/oss/python/langgraph/interrupts"
+            "#handling-multiple-interrupts."
+        )
+    elif waiting:
+        answers = {next(iter(waiting.values()))[0]: value}
+    else:
+        return
+    for task_id, answer in answers.items():
+        recorded = run.prefill.setdefault(task_id, [])
+        previous = [v for w in recorded if w.channel == RESUME for v in w.value]
+        first = by_task[task_id][0]
+        recorded[:] = [w for w in recorded if w.channel != RESUME]
+        recorded.append(
+            PendingWrite(task_id, first.task_name, first.path, RESUME, [*previous, answer])
+        )
+
+
+# -- snapshots -----------------------------------------------------------------------------
+
+
+def snapshot(graph: CompiledStateGraph, record: CheckpointRecord, *, latest: bool) -> StateSnapshot:
+    """The ``StateSnapshot`` of a stored checkpoint."""
+    saver: BaseCheckpointSaver = graph.checkpointer
+    persist = Persistence(saver, record.thread_id)
+    run = Run(graph, RunOptions({}, 10007))
+    run.restore(persist, persist.load(record))
+    tasks = run.next_tasks(add_order=True)
+    by_task = pending_by_task(saver.get_writes(record.thread_id, record.id))
+    pregel: list[PregelTask] = []
+    names: list[str] = []
+    finished: list[Task] = []
+    interrupts: list[Interrupt] = []
+    for task in tasks:
+        writes = by_task.get(task.id, [])
+        error = next((w.value for w in writes if w.channel == ERROR), None)
+        raised = tuple(i for w in writes if w.channel == INTERRUPT for i in w.value)
+        ok = bool(writes) and error is None and not raised
+        result = None
+        if ok:
+            task.writes = [(w.channel, w.value) for w in writes if w.channel != "__no_writes__"]
+            result = {k: v for k, v in task.writes if k in graph.state_keys}
+            finished.append(task)
+        if not (latest and ok):
+            names.append(task.name)
+        interrupts.extend(raised)
+        pregel.append(PregelTask(task.id, task.name, task.path, error, raised, None, result))
+    if latest and finished:
+        grouped: defaultdict[str, list[Any]] = defaultdict(list)
+        for task in finished:
+            for key, value in task.writes:
+                if key in graph.state_keys:
+                    grouped[key].append(value)
+        run.apply_writes([(k, v) for k, vs in grouped.items() for v in vs])
+    parent = saver.get_record(record.thread_id, record.parent_id) if record.parent_id else None
+    return StateSnapshot(
+        values=run.read_values(graph.stream_keys),
+        next=tuple(names),
+        config=config_of(record),
+        metadata={"source": record.source, "step": record.step, "parents": {}},
+        created_at=record.created_at,
+        parent_config=config_of(parent) if parent is not None else None,
+        tasks=tuple(pregel),
+        interrupts=tuple(interrupts),
+    )
+
+
+def get_state(graph: CompiledStateGraph, config: Mapping[str, Any]) -> StateSnapshot:
+    """The snapshot a config names (the thread's latest unless it names a checkpoint)."""
+    thread_id, checkpoint_id = thread_of(config)
+    record = graph.checkpointer.get_record(thread_id, checkpoint_id)
+    if record is None:
+        return StateSnapshot({}, (), dict(config), None, None, None, (), ())
+    return snapshot(graph, record, latest=checkpoint_id is None)
+
+
+def get_state_history(
+    graph: CompiledStateGraph,
+    config: Mapping[str, Any],
+    *,
+    filter: Mapping[str, Any] | None = None,
+    before: Mapping[str, Any] | None = None,
+    limit: int | None = None,
+) -> Iterator[StateSnapshot]:
+    """Every snapshot of the thread, newest first, across all branches."""
+    thread_id, _ = thread_of(config)
+    before_id = ((before or {}).get("configurable") or {}).get("checkpoint_id")
+    count = 0
+    for record in graph.checkpointer.list_records(thread_id):
+        if before_id is not None and record.id >= before_id:
+            continue
+        metadata = {"source": record.source, "step": record.step, "parents": {}}
+        if filter and any(metadata.get(k) != v for k, v in filter.items()):
+            continue
+        if limit is not None and count >= limit:
+            return
+        count += 1
+        yield snapshot(graph, record, latest=False)
+
+
+# -- update_state --------------------------------------------------------------------------
+
+
+def update_state(
+    graph: CompiledStateGraph, config: Mapping[str, Any], values: Any, as_node: str | None
+) -> dict[str, Any]:
+    """Apply ``values`` as if ``as_node`` had returned them; store an ``update`` checkpoint."""
+    saver: BaseCheckpointSaver = graph.checkpointer
+    thread_id, checkpoint_id = thread_of(config)
+    record = saver.get_record(thread_id, checkpoint_id)
+    persist = Persistence(saver, thread_id)
+    run = Run(graph, RunOptions(dict(config), 10007))
+    if record is not None:
+        run.restore(persist, persist.load(record))
+    else:
+        run.persist, run.step = persist, 0
+    step = run.step
+    if as_node == COPY:
+        return config_of(persist.save(run, "fork", step=step))
+    if as_node == INPUT:
+        run.apply_writes([(START, values)])
+        return config_of(persist.save(run, "input", step=step))
+    if values is None and as_node == END:
+        run._apply({}, step)
+        return config_of(persist.save(run, "update", step=step))
+    node_name = as_node if as_node is not None else _infer_as_node(graph, record)
+    node = graph.nodes.get(node_name) if node_name != END else None
+    if node is None:
+        raise InvalidUpdateError(f"Node {node_name} does not exist")
+    task = Task("update", node.name, ("__pregel_pull", node.name), values, node.triggers, node)
+    if node.name == START:
+        writes = graph.input_writes(values)
+        raw = values if isinstance(values, dict) else None
+    else:
+        routes: list[Write] = []
+        writes = return_writes(values, graph.target, routes) + routes
+        raw = values if isinstance(values, dict) else None
+    writes = writes + run.branch_writes(task, writes, raw)
+    grouped: defaultdict[str, list[Any]] = defaultdict(list)
+    for key, value in writes:
+        if key in run.channels:
+            grouped[key].append(value)
+    run._apply(grouped, step)
+    run.versions_seen[INTERRUPT] = dict(run.versions)
+    return config_of(persist.save(run, "update", step=step))
+
+
+def _infer_as_node(graph: CompiledStateGraph, record: CheckpointRecord | None) -> str:
+    if len(graph.builder.nodes) == 1:
+        return next(iter(graph.builder.nodes))
+    if record is None:
+        return START
+    last = sorted(
+        (max(seen.values()), node)
+        for node, seen in record.versions_seen.items()
+        if node in graph.nodes and seen
+    )
+    if not last:
+        return START
+    if len(last) > 1 and last[-1][0] == last[-2][0]:
+        raise InvalidUpdateError("Ambiguous update, specify as_node")
+    return last[-1][1]

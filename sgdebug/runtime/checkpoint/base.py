@@ -1,0 +1,162 @@
+"""What a checkpointer stores: checkpoint records, value blobs and pending writes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import os
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+__all__ = [
+    "BaseCheckpointSaver",
+    "Blob",
+    "CheckpointRecord",
+    "PendingWrite",
+    "Source",
+    "time_ordered_ids",
+    "utc_clock",
+]
+
+Source = Literal["input", "loop", "update", "fork"]
+
+
+@dataclass(frozen=True, slots=True)
+class Blob:
+    """One stored channel value: whole, or as an append to an earlier blob of the channel."""
+
+    data: bytes
+    """The encoded value (whole) or the encoded appended items (delta)."""
+    base: str | None = None
+    """The blob this one appends to (``None`` for a whole value)."""
+    kind: Literal["full", "list", "str"] = "full"
+    """How to rebuild: the whole value, or base + appended list items / string."""
+    depth: int = 0
+    """How many deltas lead back to a whole value."""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingWrite:
+    """A write recorded against a checkpoint by a task of the step that follows it."""
+
+    task_id: str
+    task_name: str
+    path: tuple[Any, ...]
+    channel: str
+    """A channel, or ``__error__`` / ``__interrupt__`` / ``__resume__``."""
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointRecord:
+    """A checkpoint: where each channel's value is stored, versions, and metadata."""
+
+    thread_id: str
+    id: str
+    """Time-ordered: a later checkpoint of a thread has a greater id."""
+    parent_id: str | None
+    step: int
+    source: Source
+    created_at: str
+    versions: Mapping[str, int]
+    """Every channel's version (empty channels too)."""
+    blobs: Mapping[str, str]
+    """Channel → id of the blob holding its value (non-empty channels only)."""
+    versions_seen: Mapping[str, Mapping[str, int]]
+    """Per node, the channel versions it last consumed (and ``__interrupt__``)."""
+
+    def with_seen(self, key: str, versions: Mapping[str, int]) -> CheckpointRecord:
+        """A copy with ``versions_seen[key]`` replaced."""
+        seen = dict(self.versions_seen)
+        seen[key] = dict(versions)
+        return CheckpointRecord(
+            self.thread_id, self.id, self.parent_id, self.step, self.source,
+            self.created_at, self.versions, self.blobs, seen,
+        )  # fmt: skip
+
+
+def time_ordered_ids() -> Callable[[], str]:
+    """UUID-shaped ids that sort in creation order (time in ns, then a counter)."""
+    counter = itertools.count()
+    lock = threading.Lock()
+    node = os.urandom(6).hex()
+    last = [0]
+
+    def make() -> str:
+        with lock:
+            now = max(time.time_ns(), last[0] + 1)
+            last[0] = now
+            seq = next(counter) & 0xFFFF
+        h = f"{now:016x}"
+        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{seq:04x}-{node}"
+
+    return make
+
+
+def utc_clock() -> str:
+    """The current time as an ISO 8601 string in UTC."""
+    return dt.datetime.now(dt.UTC).isoformat()
+
+
+class BaseCheckpointSaver(ABC):
+    """Stores checkpoints of threads; ids and timestamps come from injectable sources."""
+
+    def __init__(
+        self,
+        *,
+        ids: Callable[[], str] | None = None,
+        clock: Callable[[], str] | None = None,
+    ) -> None:
+        self.new_id = ids or time_ordered_ids()
+        self.now = clock or utc_clock
+        self.lock = threading.RLock()
+
+    @abstractmethod
+    def put(self, record: CheckpointRecord, blobs: Mapping[str, Blob]) -> None:
+        """Store ``record`` and its new blobs (blob id → blob), atomically."""
+
+    @abstractmethod
+    def put_writes(
+        self, thread_id: str, checkpoint_id: str, writes: Sequence[PendingWrite]
+    ) -> None:
+        """Record writes of one task against a checkpoint, replacing earlier ones of that task."""
+
+    @abstractmethod
+    def update_seen(
+        self, thread_id: str, checkpoint_id: str, key: str, seen: Mapping[str, int]
+    ) -> None:
+        """Replace ``versions_seen[key]`` of a stored checkpoint."""
+
+    @abstractmethod
+    def get_record(
+        self, thread_id: str, checkpoint_id: str | None = None
+    ) -> CheckpointRecord | None:
+        """The given checkpoint, or the thread's latest when ``checkpoint_id`` is ``None``."""
+
+    @abstractmethod
+    def list_records(self, thread_id: str) -> Iterator[CheckpointRecord]:
+        """Every checkpoint of the thread, newest first."""
+
+    @abstractmethod
+    def get_blob(self, thread_id: str, blob_id: str) -> Blob:
+        """A stored blob."""
+
+    @abstractmethod
+    def get_writes(self, thread_id: str, checkpoint_id: str) -> list[PendingWrite]:
+        """The pending writes recorded against a checkpoint, in task then write order."""
+
+    def encode(self, value: Any, channel: str) -> bytes:
+        """Encode a channel value for storage."""
+        from sgdebug.runtime.checkpoint.serde import dumps
+
+        return dumps(value, channel=channel)
+
+    def decode(self, data: bytes) -> Any:
+        """Decode a stored value."""
+        from sgdebug.runtime.checkpoint.serde import loads
+
+        return loads(data)

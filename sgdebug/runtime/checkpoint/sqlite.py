@@ -1,0 +1,190 @@
+"""``SqliteSaver``: checkpoints in one SQLite file (WAL, one transaction per checkpoint)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from sgdebug.runtime.checkpoint.base import (
+    BaseCheckpointSaver,
+    Blob,
+    CheckpointRecord,
+    PendingWrite,
+)
+
+__all__ = ["SqliteSaver"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS checkpoints (
+    thread_id TEXT NOT NULL, id TEXT NOT NULL, parent_id TEXT, step INTEGER NOT NULL,
+    source TEXT NOT NULL, created_at TEXT NOT NULL, versions TEXT NOT NULL,
+    blobs TEXT NOT NULL, versions_seen TEXT NOT NULL, PRIMARY KEY (thread_id, id)
+);
+CREATE TABLE IF NOT EXISTS blobs (
+    thread_id TEXT NOT NULL, id TEXT NOT NULL, data BLOB NOT NULL, base TEXT,
+    kind TEXT NOT NULL, depth INTEGER NOT NULL, PRIMARY KEY (thread_id, id)
+);
+CREATE TABLE IF NOT EXISTS writes (
+    thread_id TEXT NOT NULL, checkpoint_id TEXT NOT NULL, task_id TEXT NOT NULL,
+    idx INTEGER NOT NULL, task_name TEXT NOT NULL, path TEXT NOT NULL, channel TEXT NOT NULL,
+    value BLOB NOT NULL, PRIMARY KEY (thread_id, checkpoint_id, task_id, idx)
+);
+"""
+
+
+class CorruptCheckpointError(ValueError):
+    """The file is not an sgdebug checkpoint database, or a row cannot be read."""
+
+
+class SqliteSaver(BaseCheckpointSaver):
+    """Stores checkpoints in a SQLite database; reopening the file restores every thread.
+
+    Values are stored with the safe serialiser: loading never unpickles or imports code.
+    """
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        ids: Callable[[], str] | None = None,
+        clock: Callable[[], str] | None = None,
+    ) -> None:
+        super().__init__(ids=ids, clock=clock)
+        self.conn = conn
+        try:
+            with self.lock, conn:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
+                conn.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise CorruptCheckpointError(f"not a usable checkpoint database: {exc}") from exc
+
+    @classmethod
+    def from_path(cls, path: str | Path, **kwargs: Any) -> SqliteSaver:
+        """Open (or create) the database file at ``path``."""
+        conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        return cls(conn, **kwargs)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+    def put(self, record: CheckpointRecord, blobs: Mapping[str, Blob]) -> None:
+        rows = [
+            (record.thread_id, bid, b.data, b.base, b.kind, b.depth) for bid, b in blobs.items()
+        ]
+        with self.lock:
+            self.conn.execute("BEGIN")
+            try:
+                self.conn.executemany("INSERT OR REPLACE INTO blobs VALUES (?,?,?,?,?,?)", rows)
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO checkpoints VALUES (?,?,?,?,?,?,?,?,?)",
+                    _record_row(record),
+                )
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+
+    def put_writes(
+        self, thread_id: str, checkpoint_id: str, writes: Sequence[PendingWrite]
+    ) -> None:
+        if not writes:
+            return
+        rows = [
+            (thread_id, checkpoint_id, w.task_id, i, w.task_name, json.dumps(list(w.path)),
+             w.channel, self.encode(w.value, w.channel))
+            for i, w in enumerate(writes)
+        ]  # fmt: skip
+        with self.lock:
+            self.conn.execute("BEGIN")
+            self.conn.execute(
+                "DELETE FROM writes WHERE thread_id=? AND checkpoint_id=? AND task_id=?",
+                (thread_id, checkpoint_id, writes[0].task_id),
+            )
+            self.conn.executemany("INSERT INTO writes VALUES (?,?,?,?,?,?,?,?)", rows)
+            self.conn.execute("COMMIT")
+
+    def update_seen(
+        self, thread_id: str, checkpoint_id: str, key: str, seen: Mapping[str, int]
+    ) -> None:
+        record = self.get_record(thread_id, checkpoint_id)
+        if record is None:
+            return
+        updated = record.with_seen(key, seen)
+        with self.lock:
+            self.conn.execute(
+                "UPDATE checkpoints SET versions_seen=? WHERE thread_id=? AND id=?",
+                (json.dumps(updated.versions_seen), thread_id, checkpoint_id),
+            )
+
+    def get_record(
+        self, thread_id: str, checkpoint_id: str | None = None
+    ) -> CheckpointRecord | None:
+        query = "SELECT * FROM checkpoints WHERE thread_id=?"
+        args: tuple[Any, ...] = (thread_id,)
+        if checkpoint_id is None:
+            query += " ORDER BY id DESC LIMIT 1"
+        else:
+            query += " AND id=?"
+            args += (checkpoint_id,)
+        with self.lock:
+            row = self.conn.execute(query, args).fetchone()
+        return None if row is None else _parse_record(row)
+
+    def list_records(self, thread_id: str) -> Iterator[CheckpointRecord]:
+        with self.lock:
+            rows = self.conn.execute(
+                "SELECT * FROM checkpoints WHERE thread_id=? ORDER BY id DESC", (thread_id,)
+            ).fetchall()
+        for row in rows:
+            yield _parse_record(row)
+
+    def get_blob(self, thread_id: str, blob_id: str) -> Blob:
+        with self.lock:
+            row = self.conn.execute(
+                "SELECT data, base, kind, depth FROM blobs WHERE thread_id=? AND id=?",
+                (thread_id, blob_id),
+            ).fetchone()
+        if row is None:
+            raise CorruptCheckpointError(f"missing value blob {blob_id} of thread {thread_id}")
+        return Blob(bytes(row[0]), row[1], row[2], int(row[3]))
+
+    def get_writes(self, thread_id: str, checkpoint_id: str) -> list[PendingWrite]:
+        with self.lock:
+            rows = self.conn.execute(
+                "SELECT task_id, task_name, path, channel, value FROM writes "
+                "WHERE thread_id=? AND checkpoint_id=? ORDER BY rowid",
+                (thread_id, checkpoint_id),
+            ).fetchall()
+        return [
+            PendingWrite(r[0], r[1], tuple(json.loads(r[2])), r[3], self.decode(bytes(r[4])))
+            for r in rows
+        ]
+
+    def threads(self) -> list[str]:
+        """Every thread id in the file."""
+        with self.lock:
+            rows = self.conn.execute("SELECT DISTINCT thread_id FROM checkpoints").fetchall()
+        return [r[0] for r in rows]
+
+
+def _record_row(r: CheckpointRecord) -> tuple[Any, ...]:
+    return (
+        r.thread_id, r.id, r.parent_id, r.step, r.source, r.created_at,
+        json.dumps(dict(r.versions)), json.dumps(dict(r.blobs)), json.dumps(r.versions_seen),
+    )  # fmt: skip
+
+
+def _parse_record(row: Sequence[Any]) -> CheckpointRecord:
+    try:
+        return CheckpointRecord(
+            thread_id=row[0], id=row[1], parent_id=row[2], step=int(row[3]), source=row[4],
+            created_at=row[5], versions=json.loads(row[6]), blobs=json.loads(row[7]),
+            versions_seen=json.loads(row[8]),
+        )  # fmt: skip
+    except (ValueError, TypeError, IndexError) as exc:
+        raise CorruptCheckpointError(f"unreadable checkpoint row: {exc}") from exc
