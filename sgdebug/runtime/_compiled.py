@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
@@ -29,7 +28,8 @@ from sgdebug.runtime._node import (
     return_writes,
 )
 from sgdebug.runtime._run import Run, RunOptions, Task, command_input_writes
-from sgdebug.runtime._schema import object_writes
+from sgdebug.runtime._run import _await as await_sync
+from sgdebug.runtime._schema import is_dataclass_type, is_pydantic_model, object_writes
 from sgdebug.runtime._state_graph import NodeSpec, StateGraph
 from sgdebug.runtime._stream import Emitter
 from sgdebug.runtime._threads import get_state, get_state_history, start_run, update_state
@@ -80,7 +80,7 @@ class CompiledStateGraph:
         self.builder = builder
         self.options = options
         self.name = options.name
-        self.checkpointer = options.checkpointer
+        self.checkpointer: Any = options.checkpointer or None
         self.interrupt_before_nodes = options.interrupt_before
         self.interrupt_after_nodes = options.interrupt_after
         self.user_fields = dict(builder.channels)
@@ -89,6 +89,7 @@ class CompiledStateGraph:
         self.channel_specs = self._channels()
         self.target = WriteTarget(
             self.state_keys,
+            tuple(k for k in self.user_fields if k in self.state_keys),
             frozenset(k for k in self.user_fields if k not in self.state_keys),
             self.root,
             frozenset(builder.nodes),
@@ -189,18 +190,23 @@ class CompiledStateGraph:
                 raise
             value = Command(update=exc.command.update, goto=exc.command.goto)
         if inspect.isawaitable(value):
-            value = _await(value)
+            value = await_sync(value)
         return self._finish_call(run, task, value)
 
     async def acall_task(self, run: Run, task: Task, scope: TaskScope) -> list[Write]:
         """:meth:`call_task` for an async node."""
         node = task.node
         value = await node.action(task.input, **self._kwargs(run, node, scope))
-        return self._finish_call(run, task, value)
+        routes: list[Write] = []
+        writes = return_writes(value, self.target, routes)
+        task.writes = writes
+        raw = value if isinstance(value, dict) else None
+        return writes + routes + await run.abranch_writes(task, writes, raw)
 
     def _finish_call(self, run: Run, task: Task, value: Any) -> list[Write]:
         routes: list[Write] = []
         writes = return_writes(value, self.target, routes)
+        task.writes = writes
         raw = value if isinstance(value, dict) else None
         return writes + routes + run.branch_writes(task, writes, raw)
 
@@ -241,7 +247,11 @@ class CompiledStateGraph:
     def _start_writes(self, run: Run, task: Task) -> list[Write]:
         value = task.input
         if isinstance(value, Command):
-            writes = command_input_writes(run, value)
+            # The input step already applied the update; like LangGraph, the start task
+            # writes it again as input (so a reducer key sees it twice), plus the goto.
+            update = value.update
+            writes = self.input_writes(update) if isinstance(update, dict) else []
+            writes += command_input_writes(run, Command(goto=value.goto))
             raw = None
         else:
             writes = self.input_writes(value)
@@ -275,12 +285,16 @@ class CompiledStateGraph:
         limit = config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
+        context = options.get("context")
+        schema = self.builder.context_schema
+        if isinstance(context, dict) and (is_dataclass_type(schema) or is_pydantic_model(schema)):
+            context = schema(**context)
         before = options.get("interrupt_before") or self.interrupt_before_nodes
         after = options.get("interrupt_after") or self.interrupt_after_nodes
         run = Run(
             self,
             RunOptions(
-                config, limit, tuple(options.get("hooks") or ()), options.get("context"), emit,
+                config, limit, tuple(options.get("hooks") or ()), context, emit,
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
             ),
@@ -382,9 +396,11 @@ class CompiledStateGraph:
         run = self._new_run(input, config, emit, {"context": context, **kwargs})
         multi = not isinstance(stream_mode, str)
         while True:
-            status = run.advance(one_step=True)
-            for mode, payload in emit.drain():
-                yield (mode, payload) if multi else payload
+            try:
+                status = run.advance(one_step=True)
+            finally:
+                for mode, payload in emit.drain():
+                    yield (mode, payload) if multi else payload
             if status != "running":
                 return
 
@@ -427,9 +443,11 @@ class CompiledStateGraph:
         run = self._new_run(input, config, emit, {"context": context, **kwargs})
         multi = not isinstance(stream_mode, str)
         while True:
-            status = await run.aadvance(one_step=True)
-            for mode, payload in emit.drain():
-                yield (mode, payload) if multi else payload
+            try:
+                status = await run.aadvance(one_step=True)
+            finally:
+                for mode, payload in emit.drain():
+                    yield (mode, payload) if multi else payload
             if status != "running":
                 return
 
@@ -437,7 +455,7 @@ class CompiledStateGraph:
         """A drawable view of the graph (``.draw_mermaid()``)."""
         from sgdebug.runtime._draw import get_graph
 
-        return get_graph(self)
+        return get_graph(self, xray=xray)
 
 
 def _is_channel(field: Any) -> bool:
@@ -446,13 +464,6 @@ def _is_channel(field: Any) -> bool:
 
 def _no_action(state: Any) -> None:
     return None
-
-
-def _await(value: Any) -> Any:
-    async def wait() -> Any:
-        return await value
-
-    return asyncio.run(wait())
 
 
 def _subgraph_action(sub: CompiledStateGraph) -> Callable[..., Any]:

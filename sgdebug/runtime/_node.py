@@ -127,6 +127,8 @@ class WriteTarget:
 
     state_keys: frozenset[str]
     """User channels (any registered schema), excluding managed keys."""
+    state_order: tuple[str, ...]
+    """The same keys, in registration order."""
     managed_keys: frozenset[str]
     """Managed keys (writes to them are dropped)."""
     root: bool
@@ -153,7 +155,7 @@ def return_writes(value: Any, target: WriteTarget, routes: list[Write]) -> list[
         return [(ROOT, value)]
     if isinstance(value, dict):
         return [(k, v) for k, v in value.items() if k in target.state_keys]
-    writes = object_writes(value, sorted(target.state_keys))
+    writes = object_writes(value, target.state_order)
     if writes is not None:
         return writes
     raise InvalidUpdateError(
@@ -206,13 +208,10 @@ def branch_destinations(branch: BranchSpec, result: Any) -> list[Any]:
 
 def updates_payload(writes: Sequence[Write], state_keys: frozenset[str]) -> Any:
     """A task's entry in the ``updates`` stream: a dict, a list of dicts, or ``None``."""
-    chunks: list[dict[str, Any]] = [{}]
-    for key, value in writes:
-        if key not in state_keys:
-            continue
-        if key in chunks[-1]:
-            chunks.append({})
-        chunks[-1][key] = value
-    if not chunks[0]:
+    pairs = [(k, v) for k, v in writes if k in state_keys]
+    if not pairs:
         return None
-    return chunks[0] if len(chunks) == 1 else chunks
+    payload = dict(pairs)
+    if len(payload) == len(pairs):
+        return payload
+    return [{k: v} for k, v in pairs]

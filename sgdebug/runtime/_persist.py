@@ -84,7 +84,26 @@ class Persistence:
         )
         saver.put(record, new_blobs)
         self.record = record
+        emit = run.options.emit
+        if emit is not None and emit.wants_checkpoints:
+            emit.checkpoint(self._event(run, record), record.step)
         return record
+
+    def _event(self, run: Run, record: CheckpointRecord) -> dict[str, Any]:
+        from sgdebug.runtime._threads import config_of
+
+        tasks = run.next_tasks()
+        parent = (
+            self.saver.get_record(self.thread_id, record.parent_id) if record.parent_id else None
+        )
+        return {
+            "config": config_of(record),
+            "parent_config": config_of(parent) if parent is not None else None,
+            "values": run.read_values(run.graph.stream_keys),
+            "metadata": {"source": record.source, "step": record.step, "parents": {}},
+            "next": [t.name for t in tasks],
+            "tasks": [{"id": t.id, "name": t.name, "interrupts": (), "state": None} for t in tasks],
+        }
 
     def _blob(self, key: str, value: Any, blob_id: str) -> Blob:
         encode = self.saver.encode

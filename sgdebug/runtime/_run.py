@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import logging
 import uuid
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -116,6 +118,11 @@ class Run:
         self.status: Status = "running"
         self.last_commit: CommitRecord | None = None
         self.interrupts: tuple[Interrupt, ...] = ()
+        self.cached_ids: set[str] = set()
+        self.commit_mark: int | None = None
+        """Where the last commit's stream events start in the emitter's buffer."""
+        self.deferred: list[Task] = []
+        """A lone task whose ``updates`` event waits for its commit to succeed."""
         self.prefill: dict[str, list[Any]] = {}
         """Writes recorded for tasks of the pending step, by task id (from a checkpoint)."""
         self.persist: Persistence | None = None
@@ -131,7 +138,12 @@ class Run:
     def write_input(self, value: Any) -> None:
         """The input step: put the raw input into the ``__start__`` channel."""
         self.stop = self.step + self.options.recursion_limit + 1
-        self._apply({START: [value]}, self.step)
+        grouped: dict[str, list[Any]] = defaultdict(list)
+        grouped[START].append(value)
+        if isinstance(value, Command) and value.update is not None:
+            for key, item in command_input_writes(self, Command(update=value.update)):
+                grouped[key].append(item)
+        self._apply(grouped, self.step, quiet=True)
         if self.persist is not None:
             self.persist.save(self, "input")
         self.step += 1
@@ -167,7 +179,8 @@ class Run:
     def advance(self, *, one_step: bool = False) -> Status:
         """Run until a hook pauses, the run ends, or (``one_step``) a superstep commits.
 
-        Returns ``"running"`` after a ``one_step`` commit, else the run's new status.
+        Returns ``"running"`` after a ``one_step`` commit (the next step is then planned),
+        else the run's new status.
         """
         self.status = "running"
         self.breakpoint = None
@@ -192,7 +205,11 @@ class Run:
                 return status
 
     def _settle(self, one_step: bool) -> Status | None:
-        """Run plan and commit phases until tasks need executing (``None``) or we stop."""
+        """Run plan and commit phases until tasks need executing (``None``) or we stop.
+
+        With ``one_step``, a commit ends the advance once the next step is planned.
+        """
+        stepped = False
         while True:
             if self.phase == "execute":
                 return None
@@ -206,6 +223,8 @@ class Run:
                     continue
                 if self._hook("after_plan", self.tasks):
                     return self._pause()
+                if stepped:
+                    return self.status
             else:
                 committed = self.tasks
                 record = self.commit()
@@ -214,8 +233,7 @@ class Run:
                     return self.status
                 if self._hook("after_commit", record):
                     return self._pause()
-                if one_step:
-                    return self.status
+                stepped = one_step
 
     def _after_execute(self, paused: bool) -> Status | None:
         if self.status in ("error", "interrupted"):
@@ -245,9 +263,18 @@ class Run:
                     "GRAPH_RECURSION_LIMIT",
                 )
             )
-        self.tasks = self.next_tasks()
+        try:
+            self.tasks = self.next_tasks()
+        except Exception:
+            # Like LangGraph, events of the commit before a step whose inputs cannot be
+            # built are not delivered.
+            if self.options.emit is not None and self.commit_mark is not None:
+                self.options.emit.truncate(self.commit_mark)
+            raise
         if self.prefill:
             self._apply_prefill(self.tasks)
+        if self.options.emit is not None and self.tasks:
+            self.options.emit.planned(self, self.tasks)
         if not self.tasks:
             self.phase = "done"
             return False
@@ -270,6 +297,7 @@ class Run:
                 continue
             task.writes = [(w.channel, w.value) for w in recorded if w.channel != "__no_writes__"]
             task.done = True
+            self.cached_ids.add(task.id)
 
     def next_tasks(self, *, add_order: bool = False) -> list[Task]:
         """The tasks the current channels trigger (Send tasks first, then pulled nodes)."""
@@ -347,26 +375,43 @@ class Run:
 
     def execute(self) -> bool:
         """Run every pending task of the step; return True if a hook asked to pause."""
-        pending = [t for t in self.tasks if not t.done]
+        pending = self._pending()
         run_tasks(self, pending)
         return self.finish_execute(pending)
 
     async def aexecute(self) -> bool:
         """:meth:`execute` on the event loop."""
-        pending = [t for t in self.tasks if not t.done]
+        pending = self._pending()
         await arun_tasks(self, pending)
         return self.finish_execute(pending)
+
+    def _pending(self) -> list[Task]:
+        pending = [t for t in self.tasks if not t.done]
+        emit = self.options.emit
+        if emit is not None and len(pending) < len(self.tasks) and self.cached_ids:
+            for task in self.tasks:
+                if task.id in self.cached_ids:
+                    emit.cached(self, task)
+            self.cached_ids = set()
+        return pending
 
     def finish_execute(self, ran: Sequence[Task]) -> bool:
         """After tasks ran: report them, handle errors and interrupts, pick the next phase."""
         paused = False
         emit = self.options.emit
         persist = self.persist
+        if emit is not None:
+            for task in ran:
+                if task.interrupts:
+                    emit.interrupted(self, task)
         for task in ran:
             if persist is not None:
                 persist.task_done(task)
-            if task.error is None and not task.interrupts and emit is not None:
-                emit.task_result(self, task)
+            if emit is not None and (task.error is None or task.writes):
+                lone = len(self.tasks) == 1 and task.error is None
+                emit.task_result(self, task, updates=not lone)
+                if lone:
+                    self.deferred = [task]
             paused = self._hook("after_task", task) or paused
         failed = [t for t in self.tasks if t.error is not None]
         if failed:
@@ -431,13 +476,34 @@ class Run:
 
     def branch_writes(self, task: Task, writes: Sequence[Write], raw: Any) -> list[Write]:
         """Static edges, joins and conditional edges of ``task``'s node, after its writes."""
-        node = task.node
-        out: list[Write] = list(node.static_writes)
-        for branch, reader in node.branches:
-            state = self._local_state(writes, reader or self.graph.state_reader, raw, reader)
+        out: list[Write] = list(task.node.static_writes)
+        for branch, state in self._branch_inputs(task, writes, raw):
             result = branch.path(state)
+            if inspect.isawaitable(result):
+                result = _await(result)
             out.extend(route_writes(branch_destinations(branch, result), self.graph.target))
         return out
+
+    async def abranch_writes(self, task: Task, writes: Sequence[Write], raw: Any) -> list[Write]:
+        """:meth:`branch_writes` on the event loop (async path functions are awaited)."""
+        out: list[Write] = list(task.node.static_writes)
+        for branch, state in self._branch_inputs(task, writes, raw):
+            result = branch.path(state)
+            if inspect.isawaitable(result):
+                result = await result
+            out.extend(route_writes(branch_destinations(branch, result), self.graph.target))
+        return out
+
+    def _branch_inputs(
+        self, task: Task, writes: Sequence[Write], raw: Any
+    ) -> Iterator[tuple[Any, Any]]:
+        for branch, reader in task.node.branches:
+            try:
+                state = self._local_state(writes, reader or self.graph.state_reader, raw, reader)
+            except Exception:
+                task.writes = []
+                raise
+            yield branch, state
 
     def _local_state(self, writes: Sequence[Write], reader: Any, raw: Any, narrow: Any) -> Any:
         """The state as ``reader`` sees it with only this task's own writes applied."""
@@ -488,7 +554,13 @@ class Run:
                         key,
                     )
         consumed = {t for task in tasks if task.path[0] == PULL for t in task.node.consumes}
+        emit = self.options.emit
+        self.commit_mark = len(emit.events) if emit is not None else None
         record = self._apply(grouped, self.step, consumed=consumed, owners=owners)
+        if self.deferred:
+            if emit is not None and self.commit_mark is not None:
+                emit.insert_updates(self, self.commit_mark, self.deferred)
+            self.deferred = []
         if self.persist is not None:
             self.persist.check_mutations(self, tasks)
             self.persist.save(self, "loop")
@@ -506,6 +578,7 @@ class Run:
         consumed: set[str] | frozenset[str] = frozenset(),
         owners: Mapping[str, list[Task]] | None = None,
         clear: bool = True,
+        quiet: bool = False,
     ) -> CommitRecord:
         channels, versions = self.channels, self.versions
         before = {k: channels[k].checkpoint() for k in channels} if owners is not None else None
@@ -516,15 +589,19 @@ class Run:
             if key in channels and channels[key].consume():
                 versions[key] = version
         for key, values in grouped.items():
-            if channels[key].update(values):
+            channel = channels[key]
+            if channel.update(values):
                 versions[key] = version
-                updated.add(key)
+                if channel.is_available():
+                    updated.add(key)
         volatile = self.graph.volatile_set
         if clear:
             for key in self.dirty:
-                if key not in grouped and channels[key].update(()):
+                channel = channels[key]
+                if key not in grouped and channel.update(()):
                     versions[key] = version
-                    updated.add(key)
+                    if channel.is_available():
+                        updated.add(key)
             self.dirty = {k for k in grouped if k in volatile}
         else:
             self.dirty.update(k for k in grouped if k in volatile)
@@ -536,7 +613,7 @@ class Run:
                     updated.add(key)
         self.updated = updated
         emit = self.options.emit
-        if emit is not None:
+        if emit is not None and not quiet:
             emit.values(self, updated)
         if before is None:
             return CommitRecord(step, ())
@@ -567,6 +644,7 @@ class Run:
     def _interrupted(self) -> None:
         self.interrupts = tuple(i for t in self.tasks for i in t.interrupts)
         self.status = "interrupted"
+        self.phase = "execute"
         done = [t for t in sorted(self.tasks, key=_path_key) if t.done]
         if done:
             grouped: dict[str, list[Any]] = defaultdict(list)
@@ -575,9 +653,6 @@ class Run:
                     if key in self.graph.state_keys:
                         grouped[key].append(value)
             self._apply(grouped, self.step, clear=False)
-        emit = self.options.emit
-        if emit is not None:
-            emit.interrupted(self)
 
     # -- values --------------------------------------------------------------------------
 
@@ -605,3 +680,10 @@ def send_targets(writes: Sequence[Write]) -> list[str]:
         elif key.startswith("branch:to:") and key[10:] != END:
             out.append(key[10:])
     return out
+
+
+def _await(value: Any) -> Any:
+    async def wait() -> Any:
+        return await value
+
+    return asyncio.run(wait())

@@ -300,7 +300,7 @@ class StateGraph:
         return CompiledStateGraph(
             self,
             CompileOptions(
-                checkpointer=checkpointer or None,
+                checkpointer=checkpointer,
                 interrupt_before="*" if before == "*" else tuple(before),
                 interrupt_after="*" if after == "*" else tuple(after),
                 name=name or "LangGraph",
@@ -360,12 +360,6 @@ def _literal_map(path: Any) -> dict[Hashable, str] | None:
 
 
 def _command_destinations(action: Any) -> tuple[str, ...] | None:
-    ret = _type_hints(action).get("return")
-    if ret is None:
-        return None
-    origin = get_origin(ret)
-    if origin is not None and getattr(origin, "__name__", "") == "Command":
-        (arg,) = get_args(ret) or (None,)
-        if get_origin(arg) is Literal:
-            return tuple(get_args(arg))
-    return None
+    from sgdebug.runtime._draw import command_destinations
+
+    return command_destinations(action) or None

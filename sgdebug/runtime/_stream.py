@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -10,6 +11,14 @@ from sgdebug.runtime._node import updates_payload
 
 if TYPE_CHECKING:
     from sgdebug.runtime._run import Run, Task
+
+
+_TASK_MODES = frozenset(("tasks", "debug"))
+_CHECKPOINT_MODES = frozenset(("checkpoints", "debug"))
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat()
 
 
 class Emitter:
@@ -57,17 +66,96 @@ class Emitter:
         if hit:
             self.events.append(("values", run.read_values(keys)))
 
-    def task_result(self, run: Run, task: Task) -> None:
-        """After a task finished: its ``updates`` entry."""
-        if task.name == START or "updates" not in self.modes:
-            return
+    def task_result(self, run: Run, task: Task, *, updates: bool = True) -> None:
+        """After a task finished: its ``updates`` (and ``tasks`` / ``debug``) entries."""
+        self._task_result_event(run, task)
+        if updates:
+            self.events.extend(self._updates(run, task))
+
+    def _updates(self, run: Run, task: Task) -> list[tuple[str, Any]]:
+        if task.name == START or "updates" not in self.modes or task.interrupts:
+            return []
         if run.graph.root:
             values = [v for k, v in task.writes if k == ROOT]
             payload = values[-1] if values else None
         else:
             payload = updates_payload(task.writes, run.graph.state_keys)
-        self.events.append(("updates", {task.name: payload}))
+        return [("updates", {task.name: payload})]
 
-    def interrupted(self, run: Run) -> None:
-        """After a dynamic interrupt: the ``__interrupt__`` update."""
-        self("updates", {INTERRUPT: run.interrupts})
+    def insert_updates(self, run: Run, at: int, tasks: Sequence[Task]) -> None:
+        """Insert the ``updates`` events of ``tasks`` at position ``at`` of the buffer."""
+        events = [e for task in tasks for e in self._updates(run, task)]
+        self.events[at:at] = events
+
+    def truncate(self, at: int) -> None:
+        """Drop the events buffered since position ``at``."""
+        del self.events[at:]
+
+    def planned(self, run: Run, tasks: Sequence[Task]) -> None:
+        """After planning: the ``tasks`` / ``debug`` start events."""
+        if not self.modes & _TASK_MODES:
+            return
+        for task in tasks:
+            if task.name == START:
+                continue
+            payload = {
+                "id": task.id,
+                "name": task.name,
+                "input": task.input,
+                "triggers": task.triggers,
+            }
+            self._task_event(run, "task", payload)
+
+    def _task_result_event(self, run: Run, task: Task) -> None:
+        if not self.modes & _TASK_MODES or task.name == START:
+            return
+        result: dict[str, Any] = {}
+        if not task.interrupts:
+            state_keys = run.graph.state_keys
+            result = {k: v for k, v in task.writes if k in state_keys}
+        payload = {
+            "id": task.id,
+            "name": task.name,
+            "error": None if task.error is None else repr(task.error),
+            "result": result,
+            "interrupts": [
+                {"value": i.value, "id": i.id, "response_schema": i.response_schema}
+                for i in task.interrupts
+            ],
+        }
+        self._task_event(run, "task_result", payload)
+
+    def _task_event(self, run: Run, kind: str, payload: dict[str, Any]) -> None:
+        if "tasks" in self.modes:
+            self.events.append(("tasks", payload))
+        if "debug" in self.modes:
+            event = {"step": run.step, "timestamp": _now(), "type": kind, "payload": payload}
+            self.events.append(("debug", event))
+
+    def checkpoint(self, payload: dict[str, Any], step: int) -> None:
+        """After a checkpoint was saved: the ``checkpoints`` / ``debug`` events."""
+        if "checkpoints" in self.modes:
+            self.events.append(("checkpoints", payload))
+        if "debug" in self.modes:
+            event = {"step": step, "timestamp": _now(), "type": "checkpoint", "payload": payload}
+            self.events.append(("debug", event))
+
+    @property
+    def wants_checkpoints(self) -> bool:
+        """Whether saved checkpoints are streamed."""
+        return bool(self.modes & _CHECKPOINT_MODES)
+
+    def interrupted(self, run: Run, task: Task) -> None:
+        """A task called ``interrupt()``: the ``__interrupt__`` update and values."""
+        self("updates", {INTERRUPT: task.interrupts})
+        if "values" in self.modes and not self.track_values:
+            state = run.read_values(self.values_keys)
+            if isinstance(state, dict):
+                self.events.append(("values", {**state, INTERRUPT: task.interrupts}))
+
+    def cached(self, run: Run, task: Task) -> None:
+        """A task whose writes were recorded before a resume: its update, marked cached."""
+        if "updates" not in self.modes or task.name == START:
+            return
+        payload = updates_payload(task.writes, run.graph.state_keys)
+        self.events.append(("updates", {task.name: payload, "__metadata__": {"cached": True}}))

@@ -58,4 +58,6 @@ class ParentCommand(Exception):
         self.command: Command[Any] = command
 
     def __str__(self) -> str:
-        return repr(self.command)
+        from dataclasses import replace
+
+        return repr(replace(self.command, graph=None))

@@ -1,0 +1,36 @@
+"""The graph programs of the differential suite, grouped by topic.
+
+Importing this package registers every runtime-core program in ``harness.CORE``; the
+checkpoint/interrupt programs (``programs.checkpoint``) register in ``harness.CHECKPOINT``
+and are imported by their own test module.
+"""
+
+from __future__ import annotations
+
+from . import (
+    asyncio_,
+    builder,
+    channels,
+    edges,
+    messages,
+    reducers,
+    runtime,
+    samples,
+    schemas,
+    send_command,
+    subgraphs,
+)
+
+__all__ = [
+    "asyncio_",
+    "builder",
+    "channels",
+    "edges",
+    "messages",
+    "reducers",
+    "runtime",
+    "samples",
+    "schemas",
+    "send_command",
+    "subgraphs",
+]
