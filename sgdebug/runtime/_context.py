@@ -35,6 +35,8 @@ class ScopeOwner(Protocol):
 
     def custom_writer(self) -> Callable[[Any], None]: ...
 
+    def take_null_resume(self) -> tuple[bool, Any]: ...
+
 
 class TaskScope:
     """Per-task state reached through a context variable while the node runs."""
@@ -109,4 +111,8 @@ def interrupt(value: Any) -> Any:
     scope.counter += 1
     if index < len(scope.resume):
         return scope.resume[index]
+    found, answer = scope.owner.take_null_resume()
+    if found:
+        scope.resume.append(answer)
+        return answer
     raise GraphInterrupt((Interrupt(value=value, id=scope.interrupt_id(index)),))

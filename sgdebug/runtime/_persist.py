@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 ERROR = "__error__"
 RESUME = "__resume__"
+NULL_TASK = "00000000-0000-0000-0000-000000000000"
+"""Task id of writes that belong to the checkpoint, not a task (a bare resume value)."""
 MAX_DELTA_DEPTH = 64
 """A value is stored whole again after this many appends, so restoring stays fast."""
 
@@ -166,8 +168,8 @@ class Persistence:
         values: dict[str, Any] = {}
         for key, blob_id in record.blobs.items():
             value, depth = load_value(self.saver, self.thread_id, blob_id)
-            values[key] = value
             self.shadow[key] = (blob_id, _shadow_copy(value), depth)
+            values[key] = as_langgraph_reads(value)
         self.record = record
         return values
 
@@ -194,6 +196,25 @@ def load_value(saver: BaseCheckpointSaver, thread_id: str, blob_id: str) -> tupl
         else:
             value = value + "".join(saver.decode(d.data) for d in reversed(chain))
     return value, depth
+
+
+def as_langgraph_reads(value: Any) -> Any:
+    """The value as LangGraph hands it back from a checkpointer: plain tuples become lists.
+
+    sgdebug stores tuples faithfully; only what a resumed run (and ``get_state``) sees is
+    converted, so programs behave as they do on LangGraph.
+    """
+    if type(value) is tuple:
+        return [as_langgraph_reads(v) for v in value]
+    if type(value) is list:
+        if any(type(v) in (tuple, list, dict) for v in value):
+            return [as_langgraph_reads(v) for v in value]
+        return value
+    if type(value) is dict:
+        if any(type(v) in (tuple, list, dict) for v in value.values()):
+            return {k: as_langgraph_reads(v) for k, v in value.items()}
+        return value
+    return value
 
 
 def _shadow_copy(value: Any) -> Any:

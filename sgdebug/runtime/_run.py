@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import threading
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from sgdebug.runtime._stream import Emitter
 
 log = logging.getLogger("sgdebug.runtime")
+_RESUME_LOCK = threading.Lock()
 
 Phase = Literal["plan", "execute", "commit", "done"]
 Status = Literal["running", "paused", "done", "interrupted", "error"]
@@ -119,6 +121,8 @@ class Run:
         self.last_commit: CommitRecord | None = None
         self.interrupts: tuple[Interrupt, ...] = ()
         self.cached_ids: set[str] = set()
+        self.null_resume: list[Any] = []
+        """A bare ``Command(resume=...)`` answer, given to the first unanswered interrupt."""
         self.commit_mark: int | None = None
         """Where the last commit's stream events start in the emitter's buffer."""
         self.deferred: list[Task] = []
@@ -461,11 +465,20 @@ class Run:
 
     def _enter(self, task: Task) -> TaskScope:
         task.error, task.interrupts, task.writes = None, (), []
-        return TaskScope(self, task, task.resume if task.resume is not None else [])
+        if task.resume is None:
+            task.resume = []
+        return TaskScope(self, task, task.resume)
 
     def task_config(self, task: Task) -> dict[str, Any]:
         """The config a node of ``task`` receives."""
         return self.graph.task_config(self, task)
+
+    def take_null_resume(self) -> tuple[bool, Any]:
+        """Consume the run-wide resume value, if one is left."""
+        with _RESUME_LOCK:
+            if self.null_resume:
+                return True, self.null_resume.pop()
+        return False, None
 
     def custom_writer(self) -> Callable[[Any], None]:
         """The writer behind a node's ``writer`` parameter and ``get_stream_writer()``."""

@@ -91,6 +91,13 @@ class Emitter:
         """Drop the events buffered since position ``at``."""
         del self.events[at:]
 
+    def resumed(self, run: Run) -> None:
+        """A run resumes on a thread: the current state first."""
+        if self.track_values:
+            self.values_seen = True
+        elif "values" in self.modes:
+            self.events.append(("values", run.read_values(self.values_keys)))
+
     def planned(self, run: Run, tasks: Sequence[Task]) -> None:
         """After planning: the ``tasks`` / ``debug`` start events."""
         if not self.modes & _TASK_MODES:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import COPY, END, INPUT, INTERRUPT, START
 from sgdebug.runtime._node import Write, return_writes
-from sgdebug.runtime._persist import ERROR, RESUME, Persistence, pending_by_task
+from sgdebug.runtime._persist import ERROR, NULL_TASK, RESUME, Persistence, pending_by_task
 from sgdebug.runtime._run import Run, RunOptions, Task
 from sgdebug.runtime.checkpoint.base import BaseCheckpointSaver, CheckpointRecord, PendingWrite
 from sgdebug.runtime.errors import EmptyInputError, InvalidUpdateError
@@ -67,10 +67,12 @@ def start_run(graph: CompiledStateGraph, run: Run, input: Any, config: Mapping[s
     else:
         pending = saver.get_writes(thread_id, record.id)
         run.prefill = {k: list(v) for k, v in pending_by_task(pending).items()}
+        null = [w.value for w in run.prefill.pop(NULL_TASK, []) if w.channel == RESUME]
+        run.null_resume = null[:1]
         if isinstance(input, Command):
             _apply_command(run, input, pending)
     if run.options.emit is not None:
-        run.options.emit("values", run.read_values(run.options.emit.values_keys))
+        run.options.emit.resumed(run)
 
 
 def _apply_command(run: Run, cmd: Command[Any], pending: Sequence[PendingWrite]) -> None:
@@ -104,9 +106,14 @@ def _resume(run: Run, value: Any, pending: Sequence[PendingWrite]) -> None:
             "when resuming. Docs: https://docs.langchain.com/oss/python/langgraph/interrupts"
             "#handling-multiple-interrupts."
         )
-    elif waiting:
-        answers = {next(iter(waiting.values()))[0]: value}
     else:
+        # A bare answer is a run-wide resume value, kept with the checkpoint: each run
+        # from it hands it to the first interrupt() that has no answer of its own.
+        run.null_resume = [value]
+        record = run.persist.record if run.persist is not None else None
+        if record is not None:
+            write = PendingWrite(NULL_TASK, NULL_TASK, (), RESUME, value)
+            run.graph.checkpointer.put_writes(record.thread_id, record.id, [write])
         return
     for task_id, answer in answers.items():
         recorded = run.prefill.setdefault(task_id, [])
