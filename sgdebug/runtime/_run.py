@@ -244,6 +244,21 @@ class Run:
             return self.status
         return self._pause() if paused else None
 
+    def retry(self) -> None:
+        """After a hook kept a failed step alive: clear the failures so ``advance`` re-runs them.
+
+        Tasks of the step that succeeded keep their writes; nothing was committed.
+        """
+        for task in self.tasks:
+            if task.error is not None:
+                task.error, task.done = None, False
+        self.status = "paused"
+
+    @property
+    def failed(self) -> Task | None:
+        """The first failed task of the pending step, if the step failed."""
+        return next((t for t in self.tasks if t.error is not None), None)
+
     def _pause(self) -> Status:
         self.status = "paused"
         return self.status
