@@ -13,21 +13,23 @@ langchain-core messages), named tuples and ``Send``. Exact types only: a subclas
 
 Output is deterministic: the same value gives the same bytes. Dicts keep insertion order
 (part of a Python dict's value); set members are sorted by their encoding. Shared references
-are stored once per occurrence (identity is not kept); a reference cycle is refused.
+are stored once per occurrence (identity is not kept); a reference cycle, and nesting deeper
+than the recursion limit allows (a few hundred levels), are refused.
 
-Security: ``loads`` never unpickles, imports or evaluates. A class is found by
-``module:qualname`` in :func:`register`'s registry, then among classes with ``<locals>`` in
-their name that ``dumps`` met in this process, then in a module already in ``sys.modules``,
-by reading ``__dict__`` entries (no ``getattr``, so no module ``__getattr__`` runs).
-A class that cannot be found (module not imported, class renamed, fields changed) decodes
-to an :class:`Unresolved` placeholder holding the stored data, not an error: a debugger can
-show a session file without importing its program, and ``dumps`` writes the placeholder
-back unchanged. Objects are rebuilt without user code: dataclasses by ``object.__new__`` plus
-``object.__setattr__`` per field, pydantic models the way ``model_construct`` does it but
-without its ``model_post_init`` call, named tuples by ``tuple.__new__``, enum members by name.
-The trade-off: ``__init__``, ``__post_init__``, validators and ``model_post_init`` do not
-run, so an attribute that is not a declared field is not restored, and a value is trusted
-to fit its annotation.
+Security: ``loads`` never unpickles or evaluates, and never imports a module named by the
+data (its one import is the standard library's ``zoneinfo``, for a stored IANA zone). A class
+is found by ``module:qualname`` in :func:`register`'s registry, then among classes with
+``<locals>`` in their name that ``dumps`` met in this process (the newest of that name wins),
+then in a module already in ``sys.modules``, by reading ``__dict__`` entries (no ``getattr``,
+so no module ``__getattr__`` runs). A class that cannot be found (module not imported, class
+renamed, fields changed) decodes to an :class:`Unresolved` placeholder holding the stored
+data, not an error: a debugger can show a session file without importing its program, and
+``dumps`` writes the placeholder back unchanged. Objects are rebuilt without user code:
+dataclasses by ``object.__new__`` plus ``object.__setattr__`` per field, pydantic models the
+way ``model_construct`` does it but without its ``model_post_init`` call, named tuples by
+``tuple.__new__``, enum members by name. The trade-off: ``__init__``, ``__post_init__``,
+validators and ``model_post_init`` do not run, so an attribute that is not a declared field
+is not restored, and a value is trusted to fit its annotation.
 """
 
 from __future__ import annotations
@@ -48,14 +50,7 @@ from typing import Any, Final, TypeVar
 
 from sgdebug.runtime.types import Command, Interrupt, Overwrite, Send
 
-__all__ = [
-    "DeserializationError",
-    "SerializationError",
-    "Unresolved",
-    "dumps",
-    "loads",
-    "register",
-]
+__all__ = ["DeserializationError", "SerializationError", "Unresolved", "dumps", "loads", "register"]
 
 C = TypeVar("C", bound=type)
 Node = Any
