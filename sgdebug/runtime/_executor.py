@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Awaitable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
@@ -41,6 +40,8 @@ async def arun_tasks(run: Run, tasks: Sequence[Task]) -> None:
     """Run ``tasks`` concurrently on the running loop (sync ones in the pool)."""
     if not tasks:
         return
+    import asyncio
+
     loop = asyncio.get_running_loop()
     awaitables: list[Awaitable[None]] = []
     for task in tasks:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import logging
 import threading
@@ -711,6 +710,8 @@ def send_targets(writes: Sequence[Write]) -> list[str]:
 
 
 def _await(value: Any) -> Any:
+    import asyncio
+
     async def wait() -> Any:
         return await value
 
