@@ -1,0 +1,135 @@
+"""The ``sgdebug`` command line: help, version, and that both stay instant."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import sgdebug
+from sgdebug.cli import app
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+# Libraries that only the front ends and the engine need; help must load none of them.
+HEAVY_FOR_HELP = (
+    "textual",
+    "rich",
+    "prompt_toolkit",
+    "langgraph",
+    "langchain_core",
+    "pydantic",
+    "sgdebug.runtime",
+    "sgdebug.debugger",
+    "sgdebug.tui",
+    "sgdebug.repl",
+)
+HELP_IMPORT_BUDGET_S = 0.100
+
+
+def _within(module: str, packages: tuple[str, ...]) -> bool:
+    """Whether ``module`` is one of ``packages`` or a submodule of one."""
+    return any(module == package or module.startswith(f"{package}.") for package in packages)
+
+
+def _run(*command: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command,
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+    )
+
+
+def _run_cli_in_subprocess(*args: str) -> tuple[str, float, list[str]]:
+    """Run ``sgdebug *args`` in a fresh interpreter: output, CPU seconds spent, modules loaded.
+
+    CPU time, not wall time, so that other test workers sharing the machine do not count.
+    """
+    probe = (
+        "import contextlib, io, json, sys, time\n"
+        "t0 = time.process_time()\n"
+        "from sgdebug.cli import main\n"
+        f"sys.argv = ['sgdebug', *{list(args)!r}]\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        "    try:\n"
+        "        main()\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "elapsed = time.process_time() - t0\n"
+        "print(json.dumps([out.getvalue(), elapsed, sorted(sys.modules)]))\n"
+    )
+    result = _run(sys.executable, "-c", probe)
+    assert result.returncode == 0, result.stderr
+    output, elapsed, modules = json.loads(result.stdout.strip().splitlines()[-1])
+    return str(output), float(elapsed), [str(name) for name in modules]
+
+
+def test_help_describes_the_program() -> None:
+    result = CliRunner().invoke(app, ["--help"], prog_name="sgdebug")
+
+    assert result.exit_code == 0
+    assert "Usage: sgdebug [OPTIONS]" in result.output
+    assert "StateGraph" in result.output
+    assert "--version" in result.output
+
+
+def test_version_matches_the_installed_distribution() -> None:
+    result = CliRunner().invoke(app, ["--version"], prog_name="sgdebug")
+
+    assert result.exit_code == 0
+    assert result.output == f"sgdebug {sgdebug.__version__}\n"
+    assert sgdebug.__version__ == metadata.version("sgdebug")
+
+
+def _installed_script() -> str:
+    """Where pip installed the ``sgdebug`` console script (also for ``--user`` installs)."""
+    distribution = metadata.distribution("sgdebug")
+    scripts = [f for f in distribution.files or () if f.name == "sgdebug" and f.suffix == ""]
+    assert len(scripts) == 1, f"expected one sgdebug script in the RECORD, found {scripts}"
+    return str(Path(str(distribution.locate_file(scripts[0]))).resolve())
+
+
+@pytest.mark.parametrize("entry_point", ["script", "python -m"])
+def test_installed_entry_points_print_the_version(entry_point: str) -> None:
+    if entry_point == "script":
+        command: tuple[str, ...] = (_installed_script(),)
+    else:
+        command = (sys.executable, "-m", "sgdebug")
+
+    result = _run(*command, "--version")
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"sgdebug {sgdebug.__version__}\n"
+
+
+def test_unknown_option_is_a_usage_error() -> None:
+    result = CliRunner().invoke(app, ["--no-such-option"], prog_name="sgdebug")
+
+    assert result.exit_code == 2
+    assert "No such option: --no-such-option" in result.output
+
+
+def test_help_loads_no_front_end_or_engine() -> None:
+    output, _, modules = _run_cli_in_subprocess("--help")
+
+    loaded = sorted(name for name in modules if _within(name, HEAVY_FOR_HELP))
+
+    assert "Usage: sgdebug" in output
+    assert loaded == []
+
+
+def test_help_is_instant() -> None:
+    # Import plus help formatting, timed inside the subprocess after start-up; best of three.
+    elapsed = min(_run_cli_in_subprocess("--help")[1] for _ in range(3))
+
+    assert elapsed < HELP_IMPORT_BUDGET_S, f"sgdebug --help took {elapsed * 1000:.0f} ms of CPU"
