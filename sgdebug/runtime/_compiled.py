@@ -104,6 +104,7 @@ class CompiledStateGraph:
             for trigger in node.triggers:
                 trigger_map[trigger].append(node.name)
         self.trigger_to_nodes = {k: tuple(sorted(v)) for k, v in trigger_map.items()}
+        self.trigger_keys = frozenset(self.trigger_to_nodes)
         self.volatile = tuple(k for k, c in self.channel_specs.items() if not isinstance(c, _INERT))
         self.volatile_set = frozenset(self.volatile)
         self.input_keys = self._keys(builder.input_schema)
@@ -297,6 +298,7 @@ class CompiledStateGraph:
                 config, limit, tuple(options.get("hooks") or ()), context, emit,
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
+                _watch(options.get("watch")),
             ),
         )  # fmt: skip
         if self.checkpointer is None:
@@ -370,13 +372,12 @@ class CompiledStateGraph:
                 self.stream(input, config, stream_mode=stream_mode, context=context, **kwargs)
             )
         keys = self.output_keys if output_keys is None else output_keys
-        emit = Emitter((), keys, track_values=True)
-        run = self._new_run(input, config, emit, {"context": context, **kwargs})
+        run = self._new_run(input, config, None, {"context": context, "watch": keys, **kwargs})
         run.advance()
-        return self._output(run, emit, keys)
+        return self._output(run, keys)
 
-    def _output(self, run: Run, emit: Emitter, keys: str | Sequence[str]) -> Any:
-        result = run.read_values(keys) if emit.values_seen else None
+    def _output(self, run: Run, keys: str | Sequence[str]) -> Any:
+        result = run.read_values(keys) if run.watched_changed else None
         if run.interrupts:
             result = {**(result or {}), INTERRUPT: list(run.interrupts)}
         return result
@@ -423,10 +424,9 @@ class CompiledStateGraph:
                 )
             ]
         keys = self.output_keys if output_keys is None else output_keys
-        emit = Emitter((), keys, track_values=True)
-        run = self._new_run(input, config, emit, {"context": context, **kwargs})
+        run = self._new_run(input, config, None, {"context": context, "watch": keys, **kwargs})
         await run.aadvance()
-        return self._output(run, emit, keys)
+        return self._output(run, keys)
 
     async def astream(
         self,
@@ -456,6 +456,12 @@ class CompiledStateGraph:
         from sgdebug.runtime._draw import get_graph
 
         return get_graph(self, xray=xray)
+
+
+def _watch(keys: str | Sequence[str] | None) -> frozenset[str]:
+    if keys is None:
+        return frozenset()
+    return frozenset([keys] if isinstance(keys, str) else keys)
 
 
 def _is_channel(field: Any) -> bool:

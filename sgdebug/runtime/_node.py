@@ -16,7 +16,7 @@ from sgdebug.runtime._schema import (
     object_writes,
 )
 from sgdebug.runtime._state_graph import BranchSpec
-from sgdebug.runtime.channels import BaseChannel
+from sgdebug.runtime.channels import MISSING, BaseChannel
 from sgdebug.runtime.errors import InvalidUpdateError, ParentCommand, troubleshooting
 from sgdebug.runtime.managed import ManagedValue
 from sgdebug.runtime.types import Command, Send
@@ -42,16 +42,24 @@ class Reader:
     coerce: bool
     """Whether the input dict becomes a dataclass / pydantic instance."""
 
-    def read(self, channels: Mapping[str, BaseChannel], step: int, stop: int) -> Any:
-        """The value of this schema's view of ``channels``."""
+    def read(
+        self,
+        channels: Mapping[str, BaseChannel],
+        step: int,
+        stop: int,
+        overrides: Mapping[str, BaseChannel] | None = None,
+    ) -> Any:
+        """The value of this schema's view of ``channels`` (``overrides`` taking precedence)."""
         if self.root:
-            channel = channels[ROOT]
-            return channel.get() if channel.is_available() else None
+            channel = channels[ROOT] if not overrides else overrides.get(ROOT, channels[ROOT])
+            value = channel.peek()
+            return None if value is MISSING else value
         values: dict[str, Any] = {}
         for key in self.keys:
-            channel = channels[key]
-            if channel.is_available():
-                values[key] = channel.get()
+            channel = channels[key] if not overrides else overrides.get(key) or channels[key]
+            value = channel.peek()
+            if value is not MISSING:
+                values[key] = value
         for key, manager in self.managed:
             values[key] = manager.compute(step, stop)
         return coerce_to_schema(self.schema, values) if self.coerce else values

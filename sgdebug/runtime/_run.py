@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from sgdebug.runtime._stream import Emitter
 
 log = logging.getLogger("sgdebug.runtime")
+PLAIN = frozenset((str, dict, list, tuple, type(None), int, bool))
+"""Result types that are never awaitable (skips ``inspect.isawaitable``'s ABC check)."""
 _RESUME_LOCK = threading.Lock()
 
 Phase = Literal["plan", "execute", "commit", "done"]
@@ -79,6 +81,8 @@ class RunOptions:
     """Nodes to stop before (``"*"`` for all)."""
     interrupt_after: tuple[str, ...] | str = ()
     """Nodes to stop after (``"*"`` for all)."""
+    watch: frozenset[str] = frozenset()
+    """Channels whose change sets :attr:`Run.watched_changed` (``invoke``'s output keys)."""
 
 
 class _IdSource:
@@ -119,6 +123,8 @@ class Run:
         self.status: Status = "running"
         self.last_commit: CommitRecord | None = None
         self.interrupts: tuple[Interrupt, ...] = ()
+        self.watched_changed = False
+        """Whether a channel of ``options.watch`` changed during the run."""
         self.cached_ids: set[str] = set()
         self.null_resume: list[Any] = []
         """A bare ``Command(resume=...)`` answer, given to the first unanswered interrupt."""
@@ -175,7 +181,7 @@ class Run:
         for key, value in writes:
             if key in self.channels:
                 grouped[key].append(value)
-        self._apply(grouped, self.step, clear=False)
+        self._apply(grouped, self.step, clear=False, quiet=True)
 
     # -- driving -------------------------------------------------------------------------
 
@@ -224,17 +230,18 @@ class Run:
                     if self.breakpoint is not None:
                         return self.status
                     continue
-                if self._hook("after_plan", self.tasks):
+                if self.options.hooks and self._hook("after_plan", self.tasks):
                     return self._pause()
                 if stepped:
                     return self.status
             else:
                 committed = self.tasks
                 record = self.commit()
-                if self._should_stop(self.options.interrupt_after, committed):
+                after = self.options.interrupt_after
+                if after and self._should_stop(after, committed):
                     self._stop_at_breakpoint("after")
                     return self.status
-                if self._hook("after_commit", record):
+                if self.options.hooks and self._hook("after_commit", record):
                     return self._pause()
                 stepped = one_step
 
@@ -263,6 +270,8 @@ class Run:
         return self.status
 
     def _hook(self, name: str, arg: Any) -> bool:
+        if not self.options.hooks:
+            return False
         paused = False
         for hook in self.options.hooks:
             paused = bool(getattr(hook, name)(self, arg)) or paused
@@ -297,7 +306,8 @@ class Run:
             self.phase = "done"
             return False
         self.phase = "execute"
-        if self._should_stop(self.options.interrupt_before, self.tasks):
+        before = self.options.interrupt_before
+        if before and self._should_stop(before, self.tasks):
             self._stop_at_breakpoint("before")
             return False
         return True
@@ -415,9 +425,14 @@ class Run:
 
     def finish_execute(self, ran: Sequence[Task]) -> bool:
         """After tasks ran: report them, handle errors and interrupts, pick the next phase."""
-        paused = False
         emit = self.options.emit
         persist = self.persist
+        if len(ran) == 1 and len(self.tasks) == 1 and emit is None and persist is None:
+            task = ran[0]
+            if task.done and not self.options.hooks:
+                self.phase = "commit"
+                return False
+        paused = False
         if emit is not None:
             for task in ran:
                 if task.interrupts:
@@ -431,19 +446,21 @@ class Run:
                 if lone:
                     self.deferred = [task]
             paused = self._hook("after_task", task) or paused
-        failed = [t for t in self.tasks if t.error is not None]
-        if failed:
-            task = failed[0]
-            assert task.error is not None
-            hooks = self.options.hooks
-            if any([bool(h.on_error(self, task, task.error)) for h in hooks]):
+        failed = self.failed
+        if failed is not None:
+            error = failed.error
+            assert error is not None
+            if any([bool(h.on_error(self, failed, error)) for h in self.options.hooks]):
                 self.status = "error"
                 return False
-            raise task.error
-        if any(t.interrupts for t in self.tasks):
-            self._interrupted()
-            return False
-        if all(t.done for t in self.tasks):
+            raise error
+        done = True
+        for task in self.tasks:
+            if task.interrupts:
+                self._interrupted()
+                return False
+            done = done and task.done
+        if done:
             self.phase = "commit"
         return paused
 
@@ -504,9 +521,11 @@ class Run:
     def branch_writes(self, task: Task, writes: Sequence[Write], raw: Any) -> list[Write]:
         """Static edges, joins and conditional edges of ``task``'s node, after its writes."""
         out: list[Write] = list(task.node.static_writes)
+        if not task.node.branches:
+            return out
         for branch, state in self._branch_inputs(task, writes, raw):
             result = branch.path(state)
-            if inspect.isawaitable(result):
+            if type(result) not in PLAIN and inspect.isawaitable(result):
                 result = _await(result)
             out.extend(route_writes(branch_destinations(branch, result), self.graph.target))
         return out
@@ -534,20 +553,21 @@ class Run:
 
     def _local_state(self, writes: Sequence[Write], reader: Any, raw: Any, narrow: Any) -> Any:
         """The state as ``reader`` sees it with only this task's own writes applied."""
-        view: Mapping[str, BaseChannel] = self.channels
+        channels = self.channels
         state_keys = self.graph.state_keys
         grouped: dict[str, list[Any]] = {}
         for key, value in writes:
             if key in state_keys:
-                grouped.setdefault(key, []).append(value)
-        if grouped:
-            local = dict(view)
-            for key, values in grouped.items():
-                channel = local[key].copy()
-                channel.update(values)
-                local[key] = channel
-            view = local
-        state = reader.read(view, self.step, self.stop)
+                if key in grouped:
+                    grouped[key].append(value)
+                else:
+                    grouped[key] = [value]
+        overrides: dict[str, BaseChannel] = {}
+        for key, values in grouped.items():
+            channel = channels[key].copy()
+            channel.update(values)
+            overrides[key] = channel
+        state = reader.read(channels, self.step, self.stop, overrides)
         if narrow is None and isinstance(raw, dict) and isinstance(state, dict):
             return {**raw, **state}
         return state
@@ -632,16 +652,21 @@ class Run:
             self.dirty = {k for k in grouped if k in volatile}
         else:
             self.dirty.update(k for k in grouped if k in volatile)
-        trigger_map = self.graph.trigger_to_nodes
-        if clear and not any(k in trigger_map for k in updated):
+        if clear and self.graph.trigger_keys.isdisjoint(updated):
             for key, channel in channels.items():
                 if channel.finish():
                     versions[key] = version
                     updated.add(key)
-        self.updated = updated
-        emit = self.options.emit
-        if emit is not None and not quiet:
-            emit.values(self, updated)
+        if clear or self.updated is None:
+            self.updated = updated if clear else None
+        else:
+            self.updated = self.updated | updated
+        if not quiet:
+            if not self.watched_changed and self.options.watch:
+                self.watched_changed = not self.options.watch.isdisjoint(updated)
+            emit = self.options.emit
+            if emit is not None:
+                emit.values(self, updated)
         if before is None:
             return CommitRecord(step, ())
         return self._record(step, before, grouped, owners or {})

@@ -24,19 +24,10 @@ def _now() -> str:
 class Emitter:
     """Receives a run's events and keeps those of the requested stream modes, in order."""
 
-    __slots__ = ("events", "modes", "track_values", "values_keys", "values_seen")
+    __slots__ = ("events", "modes", "values_keys")
 
-    def __init__(
-        self,
-        modes: str | Sequence[str],
-        values_keys: str | Sequence[str],
-        *,
-        track_values: bool = False,
-    ) -> None:
+    def __init__(self, modes: str | Sequence[str], values_keys: str | Sequence[str]) -> None:
         self.modes = frozenset([modes] if isinstance(modes, str) else modes)
-        self.track_values = track_values
-        """Only note that the values changed (``invoke`` reads them once at the end)."""
-        self.values_seen = False
         self.values_keys: str | tuple[str, ...] = (
             values_keys if isinstance(values_keys, str) else tuple(values_keys)
         )
@@ -54,12 +45,6 @@ class Emitter:
     def values(self, run: Run, updated: set[str]) -> None:
         """After a commit: the state, if a streamed channel changed."""
         keys = self.values_keys
-        if self.track_values:
-            if not self.values_seen:
-                self.values_seen = (
-                    keys in updated if isinstance(keys, str) else not updated.isdisjoint(keys)
-                )
-            return
         if "values" not in self.modes:
             return
         hit = keys in updated if isinstance(keys, str) else not updated.isdisjoint(keys)
@@ -93,9 +78,7 @@ class Emitter:
 
     def resumed(self, run: Run) -> None:
         """A run resumes on a thread: the current state first."""
-        if self.track_values:
-            self.values_seen = True
-        elif "values" in self.modes:
+        if "values" in self.modes:
             self.events.append(("values", run.read_values(self.values_keys)))
 
     def planned(self, run: Run, tasks: Sequence[Task]) -> None:
@@ -155,7 +138,7 @@ class Emitter:
     def interrupted(self, run: Run, task: Task) -> None:
         """A task called ``interrupt()``: the ``__interrupt__`` update and values."""
         self("updates", {INTERRUPT: task.interrupts})
-        if "values" in self.modes and not self.track_values:
+        if "values" in self.modes:
             state = run.read_values(self.values_keys)
             if isinstance(state, dict):
                 self.events.append(("values", {**state, INTERRUPT: task.interrupts}))

@@ -71,6 +71,9 @@ def start_run(graph: CompiledStateGraph, run: Run, input: Any, config: Mapping[s
         run.null_resume = null[:1]
         if isinstance(input, Command):
             _apply_command(run, input, pending)
+    # A resumed step does not stop again at the breakpoint it was paused at.
+    run.versions_seen[INTERRUPT] = dict(run.versions)
+    run.watched_changed = True
     if run.options.emit is not None:
         run.options.emit.resumed(run)
 
@@ -78,8 +81,9 @@ def start_run(graph: CompiledStateGraph, run: Run, input: Any, config: Mapping[s
 def _apply_command(run: Run, cmd: Command[Any], pending: Sequence[PendingWrite]) -> None:
     if cmd.graph == Command.PARENT:
         raise InvalidUpdateError("There is no parent graph")
+    null: list[Write] = []
     if cmd.resume is not None:
-        _resume(run, cmd.resume, pending)
+        null.extend(_resume(run, cmd.resume, pending))
     routes: list[Write] = []
     writes: list[Write] = []
     if cmd.update is not None:
@@ -88,9 +92,16 @@ def _apply_command(run: Run, cmd: Command[Any], pending: Sequence[PendingWrite])
         return_writes(Command(goto=cmd.goto), run.graph.target, routes)
     if writes or routes:
         run.apply_writes(writes + routes)
+    # Kept with the checkpoint like LangGraph's null writes: its snapshot shows them applied.
+    null.extend(writes + routes)
+    record = run.persist.record if run.persist is not None else None
+    if null and record is not None:
+        stored = [PendingWrite(NULL_TASK, NULL_TASK, (), k, v) for k, v in null]
+        run.graph.checkpointer.put_writes(record.thread_id, record.id, stored)
 
 
-def _resume(run: Run, value: Any, pending: Sequence[PendingWrite]) -> None:
+def _resume(run: Run, value: Any, pending: Sequence[PendingWrite]) -> list[Write]:
+    """Give resume answers to the interrupted tasks; returns a run-wide answer to store."""
     by_task = pending_by_task(pending)
     waiting: dict[str, tuple[str, Interrupt]] = {}
     for task_id, writes in by_task.items():
@@ -110,11 +121,7 @@ def _resume(run: Run, value: Any, pending: Sequence[PendingWrite]) -> None:
         # A bare answer is a run-wide resume value, kept with the checkpoint: each run
         # from it hands it to the first interrupt() that has no answer of its own.
         run.null_resume = [value]
-        record = run.persist.record if run.persist is not None else None
-        if record is not None:
-            write = PendingWrite(NULL_TASK, NULL_TASK, (), RESUME, value)
-            run.graph.checkpointer.put_writes(record.thread_id, record.id, [write])
-        return
+        return [(RESUME, value)]
     for task_id, answer in answers.items():
         recorded = run.prefill.setdefault(task_id, [])
         previous = [v for w in recorded if w.channel == RESUME for v in w.value]
@@ -123,6 +130,7 @@ def _resume(run: Run, value: Any, pending: Sequence[PendingWrite]) -> None:
         recorded.append(
             PendingWrite(task_id, first.task_name, first.path, RESUME, [*previous, answer])
         )
+    return []
 
 
 # -- snapshots -----------------------------------------------------------------------------
@@ -136,6 +144,11 @@ def snapshot(graph: CompiledStateGraph, record: CheckpointRecord, *, latest: boo
     run.restore(persist, persist.load(record))
     tasks = run.next_tasks(add_order=True)
     by_task = pending_by_task(saver.get_writes(record.thread_id, record.id))
+    # Writes of a resuming Command show in the snapshot's values (not in its tasks).
+    null = [(w.channel, w.value) for w in by_task.pop(NULL_TASK, [])]
+    null = [(k, v) for k, v in null if k in graph.state_keys]
+    if null:
+        run.apply_writes(null)
     pregel: list[PregelTask] = []
     names: list[str] = []
     finished: list[Task] = []

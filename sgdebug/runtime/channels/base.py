@@ -53,6 +53,13 @@ class BaseChannel(ABC):
     def from_checkpoint(self, value: Any) -> Self:
         """A new channel like this one holding ``value`` (``MISSING`` for empty)."""
 
+    def peek(self) -> Any:
+        """The current value, or ``MISSING`` when there is none (no exception)."""
+        try:
+            return self.get()
+        except EmptyChannelError:
+            return MISSING
+
     def is_available(self) -> bool:
         """Whether :meth:`get` would return a value."""
         try:

@@ -27,6 +27,9 @@ class EphemeralValue(BaseChannel):
     def is_available(self) -> bool:
         return self.value is not MISSING
 
+    def peek(self) -> Any:
+        return self.value
+
     def update(self, values: Sequence[Any]) -> bool:
         if not values:
             if self.value is MISSING:

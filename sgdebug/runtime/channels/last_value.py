@@ -26,6 +26,9 @@ class LastValue(BaseChannel):
     def is_available(self) -> bool:
         return self.value is not MISSING
 
+    def peek(self) -> Any:
+        return self.value
+
     def update(self, values: Sequence[Any]) -> bool:
         if not values:
             return False
