@@ -48,6 +48,8 @@ class CommitRecord:
     """The superstep that was committed."""
     changes: tuple[ChannelChange, ...]
     """One entry per channel that changed, user channels and internal ones."""
+    tasks: tuple[str, ...] = ()
+    """Names of the tasks whose writes were committed, in application order."""
 
 
 class PauseHook(Protocol):

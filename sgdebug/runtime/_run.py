@@ -8,7 +8,7 @@ import threading
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from sgdebug.runtime._constants import END, INTERRUPT, PULL, PUSH, START, TASKS
@@ -249,6 +249,36 @@ class Run:
         if self.status in ("error", "interrupted"):
             return self.status
         return self._pause() if paused else None
+
+    def run_one(self, task: Task) -> Status:
+        """Execute one pending task of the planned step (the others stay pending).
+
+        The step commits on the next ``advance()`` once every task has run. Returns the
+        run's status: ``"error"`` / ``"interrupted"`` as :meth:`advance` would report them.
+        """
+        if self.phase != "execute" or task not in self.tasks or task.done:
+            raise ValueError(f"task {task.name!r} is not pending in this step")
+        self.status = "running"
+        self.run_task(task)
+        paused = self.finish_execute([task])
+        if self.status in ("error", "interrupted"):
+            return self.status
+        return self._pause() if paused or self.phase == "execute" else self.status
+
+    def edit(self, writes: Sequence[Write]) -> None:
+        """Change channel values between steps; the pending step is planned again at once.
+
+        Writes go through each channel's reducer (wrap a value in ``Overwrite`` to bypass
+        it). With a checkpointer the edit is saved as an ``update`` checkpoint.
+        """
+        if any(t.done for t in self.tasks):
+            raise RuntimeError("cannot edit state while a step is half done")
+        self.apply_writes(writes)
+        if self.persist is not None:
+            self.persist.save(self, "update", step=self.step - 1)
+        self.tasks = []
+        self.updated = None
+        self.plan()
 
     def retry(self) -> None:
         """After a hook kept a failed step alive: clear the failures so ``advance`` re-runs them.
@@ -604,6 +634,8 @@ class Run:
         emit = self.options.emit
         self.commit_mark = len(emit.events) if emit is not None else None
         record = self._apply(grouped, self.step, consumed=consumed, owners=owners)
+        if record.changes:
+            record = replace(record, tasks=tuple(t.name for t in tasks))
         if self.deferred:
             if emit is not None and self.commit_mark is not None:
                 emit.insert_updates(self, self.commit_mark, self.deferred)
