@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sgdebug.runtime._constants import END, ROOT, START, TASKS, branch_channel
+from sgdebug.runtime._constants import END, PULL, ROOT, START, TASKS, branch_channel
 from sgdebug.runtime._schema import (
     coerce_to_schema,
     has_fields,
@@ -47,19 +47,23 @@ class Reader:
         channels: Mapping[str, BaseChannel],
         step: int,
         stop: int,
-        overrides: Mapping[str, BaseChannel] | None = None,
+        overrides: Mapping[str, Any] | None = None,
     ) -> Any:
-        """The value of this schema's view of ``channels`` (``overrides`` taking precedence)."""
+        """The value of this schema's view of ``channels`` (values in ``overrides`` win)."""
         if self.root:
-            channel = channels[ROOT] if not overrides else overrides.get(ROOT, channels[ROOT])
-            value = channel.peek()
+            value = overrides[ROOT] if overrides and ROOT in overrides else channels[ROOT].peek()
             return None if value is MISSING else value
         values: dict[str, Any] = {}
-        for key in self.keys:
-            channel = channels[key] if not overrides else overrides.get(key) or channels[key]
-            value = channel.peek()
-            if value is not MISSING:
-                values[key] = value
+        if overrides:
+            for key in self.keys:
+                value = overrides[key] if key in overrides else channels[key].peek()
+                if value is not MISSING:
+                    values[key] = value
+        else:
+            for key in self.keys:
+                value = channels[key].peek()
+                if value is not MISSING:
+                    values[key] = value
         for key, manager in self.managed:
             values[key] = manager.compute(step, stop)
         return coerce_to_schema(self.schema, values) if self.coerce else values
@@ -119,8 +123,13 @@ class CompiledNode:
     """Trigger channels that are reset when the node runs (joins, deferred triggers)."""
     static_writes: tuple[Write, ...] = ()
     """The writes of its static edges and joins, made after every run."""
+    pull_path: tuple[str, str] = ("", "")
+    """``('__pregel_pull', name)``, made once."""
+    speed: int = 0
+    """Fast runs so far (``-1`` once a run was slow); the executor inlines proven-fast nodes."""
 
     def __post_init__(self) -> None:
+        self.pull_path = (PULL, self.name)
         self.consumes = tuple(t for t in self.triggers if t.startswith("join:")) + (
             (branch_channel(self.name),) if self.defer else ()
         )

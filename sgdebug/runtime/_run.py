@@ -8,7 +8,7 @@ import threading
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from sgdebug.runtime._constants import END, INTERRUPT, PULL, PUSH, START, TASKS
@@ -22,7 +22,7 @@ from sgdebug.runtime._node import (
     return_writes,
     route_writes,
 )
-from sgdebug.runtime.channels import BaseChannel
+from sgdebug.runtime.channels import BaseChannel, EphemeralValue, LastValue, UntrackedValue
 from sgdebug.runtime.errors import GraphInterrupt, GraphRecursionError, troubleshooting
 from sgdebug.runtime.types import Command, Interrupt, Send
 
@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     from sgdebug.runtime._stream import Emitter
 
 log = logging.getLogger("sgdebug.runtime")
+_NO_VERSIONS: dict[str, int] = {}
+_REPLACING = (LastValue, EphemeralValue, UntrackedValue)
+"""Channels whose value after a single write is that write."""
 PLAIN = frozenset((str, dict, list, tuple, type(None), int, bool))
 """Result types that are never awaitable (skips ``inspect.isawaitable``'s ABC check)."""
 _RESUME_LOCK = threading.Lock()
@@ -40,26 +43,43 @@ Phase = Literal["plan", "execute", "commit", "done"]
 Status = Literal["running", "paused", "done", "interrupted", "error"]
 
 
-@dataclass(slots=True, eq=False)
 class Task:
     """One node execution in a superstep."""
 
-    id: str
-    name: str
-    path: tuple[Any, ...]
-    """``('__pregel_pull', name)`` or ``('__pregel_push', index, False)``."""
-    input: Any
-    """What the node receives: its state view, or a Send's argument."""
-    triggers: tuple[str, ...]
-    """The channels that made it run (``('__pregel_push',)`` for a Send)."""
-    node: CompiledNode
-    writes: list[Write] = field(default_factory=list)
-    """Its writes once run: state writes first, then routing."""
-    done: bool = False
-    error: BaseException | None = None
-    interrupts: tuple[Interrupt, ...] = ()
-    resume: list[Any] | None = None
-    """Answers to its interrupts, in call order."""
+    __slots__ = (
+        "done", "error", "id", "input", "interrupts", "name", "node", "path", "resume",
+        "triggers", "writes",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        path: tuple[Any, ...],
+        input: Any,
+        triggers: tuple[str, ...],
+        node: CompiledNode,
+    ) -> None:
+        self.id = id
+        self.name = name
+        self.path = path
+        """``('__pregel_pull', name)`` or ``('__pregel_push', index, False)``."""
+        self.input = input
+        """What the node receives: its state view, or a Send's argument."""
+        self.triggers = triggers
+        """The channels that made it run (``('__pregel_push',)`` for a Send)."""
+        self.node = node
+        self.writes: list[Write] = []
+        """Its writes once run: state writes first, then routing."""
+        self.done = False
+        self.error: BaseException | None = None
+        self.interrupts: tuple[Interrupt, ...] = ()
+        self.resume: list[Any] | None = None
+        """Answers to its interrupts, in call order."""
+
+    def __repr__(self) -> str:
+        state = "done" if self.done else "error" if self.error else "pending"
+        return f"Task({self.name!r}, path={self.path!r}, {state})"
 
     @property
     def send(self) -> bool:
@@ -406,15 +426,16 @@ class Run:
             hits = [trigger_map[ch] for ch in self.updated if ch in trigger_map]
             candidates = hits[0] if len(hits) == 1 else sorted({n for ns in hits for n in ns})
         tasks = []
+        nodes, all_seen = graph.nodes, self.versions_seen
         for name in candidates:
-            node = graph.nodes[name]
-            seen = self.versions_seen.get(name)
+            node = nodes[name]
+            seen = all_seen.get(name) or _NO_VERSIONS
             for trigger in node.triggers:
-                if channels[trigger].is_available() and versions.get(trigger, 0) > (
-                    seen.get(trigger, 0) if seen else 0
+                if versions.get(trigger, 0) > seen.get(trigger, 0) and (
+                    channels[trigger].is_available()
                 ):
                     state = self._read(node)
-                    tasks.append(self._task(node, (PULL, name), state, node.triggers))
+                    tasks.append(self._task(node, node.pull_path, state, node.triggers))
                     break
         return tasks
 
@@ -426,7 +447,12 @@ class Run:
     def _task(
         self, node: CompiledNode, path: tuple[Any, ...], value: Any, triggers: tuple[str, ...]
     ) -> Task:
-        task_id = self._ids.next() if self.persist is None else self.persist.task_id(path)
+        if self.persist is None:
+            ids = self._ids
+            ids.count += 1
+            task_id = f"{ids.prefix}{ids.count:012x}"
+        else:
+            task_id = self.persist.task_id(path)
         return Task(task_id, node.name, path, value, triggers, node)
 
     # -- execute -------------------------------------------------------------------------
@@ -592,11 +618,15 @@ class Run:
                     grouped[key].append(value)
                 else:
                     grouped[key] = [value]
-        overrides: dict[str, BaseChannel] = {}
+        overrides: dict[str, Any] = {}
         for key, values in grouped.items():
-            channel = channels[key].copy()
-            channel.update(values)
-            overrides[key] = channel
+            channel = channels[key]
+            if len(values) == 1 and type(channel) in _REPLACING:
+                overrides[key] = values[0]
+            else:
+                channel = channel.copy()
+                channel.update(values)
+                overrides[key] = channel.peek()
         state = reader.read(channels, self.step, self.stop, overrides)
         if narrow is None and isinstance(raw, dict) and isinstance(state, dict):
             return {**raw, **state}
