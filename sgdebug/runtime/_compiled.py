@@ -27,7 +27,7 @@ from sgdebug.runtime._node import (
     make_reader,
     return_writes,
 )
-from sgdebug.runtime._run import Run, RunOptions, Task, command_input_writes
+from sgdebug.runtime._run import PLAIN, Run, RunOptions, Task, command_input_writes
 from sgdebug.runtime._run import _await as await_sync
 from sgdebug.runtime._schema import is_dataclass_type, is_pydantic_model, object_writes
 from sgdebug.runtime._state_graph import NodeSpec, StateGraph
@@ -190,7 +190,7 @@ class CompiledStateGraph:
             if node.subgraph is None:
                 raise
             value = Command(update=exc.command.update, goto=exc.command.goto)
-        if inspect.isawaitable(value):
+        if type(value) not in PLAIN and inspect.isawaitable(value):
             value = await_sync(value)
         return self._finish_call(run, task, value)
 

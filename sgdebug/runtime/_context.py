@@ -68,12 +68,12 @@ class TaskScope:
         return uuid.uuid5(uuid.NAMESPACE_OID, f"{self.task.id}:{index}").hex
 
 
-_SCOPE: ContextVar[TaskScope | None] = ContextVar("sgdebug_task_scope", default=None)
+SCOPE: ContextVar[TaskScope | None] = ContextVar("sgdebug_task_scope", default=None)
 
 
 def current_scope() -> TaskScope:
     """The scope of the running task; raises outside a task."""
-    scope = _SCOPE.get()
+    scope = SCOPE.get()
     if scope is None:
         raise RuntimeError("Called get_config outside of a runnable context")
     return scope
@@ -81,12 +81,12 @@ def current_scope() -> TaskScope:
 
 def enter_scope(scope: TaskScope) -> object:
     """Make ``scope`` current; returns a token for :func:`leave_scope`."""
-    return _SCOPE.set(scope)
+    return SCOPE.set(scope)
 
 
 def leave_scope(token: object) -> None:
     """Restore the scope that was current before :func:`enter_scope`."""
-    _SCOPE.reset(token)  # type: ignore[arg-type]
+    SCOPE.reset(token)  # type: ignore[arg-type]
 
 
 def get_config() -> dict[str, Any]:
@@ -96,7 +96,7 @@ def get_config() -> dict[str, Any]:
 
 def get_stream_writer() -> Callable[[Any], None]:
     """The custom stream writer of the running task (a no-op outside a task)."""
-    scope = _SCOPE.get()
+    scope = SCOPE.get()
     return scope.writer if scope is not None else (lambda _chunk: None)
 
 

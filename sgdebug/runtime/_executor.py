@@ -51,7 +51,7 @@ def run_tasks(run: Run, tasks: Sequence[Task]) -> None:
     if not tasks:
         return
     if len(tasks) == 1:
-        _timed(run, tasks[0])
+        run.run_task(tasks[0])
         return
     inline = [t for t in tasks if t.node.speed > 0]
     pooled = [t for t in tasks if t.node.speed <= 0]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from sgdebug.runtime._constants import END, INTERRUPT, PULL, PUSH, START, TASKS
-from sgdebug.runtime._context import TaskScope, enter_scope, leave_scope
+from sgdebug.runtime._context import SCOPE, TaskScope, enter_scope, leave_scope
 from sgdebug.runtime._executor import arun_tasks, run_tasks
 from sgdebug.runtime._hooks import ChannelChange, CommitRecord, PauseHook, TaskWrite
 from sgdebug.runtime._node import (
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sgdebug.runtime")
 _NO_VERSIONS: dict[str, int] = {}
+_NO_RECORD = CommitRecord(-1, ())
+"""Returned by a commit nobody watches (no hooks): building a record per step costs time."""
 _REPLACING = (LastValue, EphemeralValue, UntrackedValue)
 """Channels whose value after a single write is that write."""
 PLAIN = frozenset((str, dict, list, tuple, type(None), int, bool))
@@ -459,7 +461,8 @@ class Run:
 
     def execute(self) -> bool:
         """Run every pending task of the step; return True if a hook asked to pause."""
-        pending = self._pending()
+        tasks = self.tasks
+        pending = tasks if len(tasks) == 1 and not tasks[0].done else self._pending()
         run_tasks(self, pending)
         return self.finish_execute(pending)
 
@@ -522,8 +525,11 @@ class Run:
 
     def run_task(self, task: Task) -> None:
         """Execute one task (in this thread), recording writes, error or interrupts."""
-        scope = self._enter(task)
-        token = enter_scope(scope)
+        task.error, task.interrupts, task.writes = None, (), []
+        if task.resume is None:
+            task.resume = []
+        scope = TaskScope(self, task, task.resume)
+        token = SCOPE.set(scope)
         try:
             task.writes = self.graph.call_task(self, task, scope)
             task.done = True
@@ -533,7 +539,7 @@ class Run:
             exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
             task.error = exc
         finally:
-            leave_scope(token)
+            SCOPE.reset(token)
 
     async def arun_task(self, task: Task) -> None:
         """Execute one async task on the running event loop."""
@@ -637,20 +643,25 @@ class Run:
     def commit(self) -> CommitRecord:
         """Apply the step's writes in task-path order and start the next step."""
         tasks = sorted(self.tasks, key=_path_key) if len(self.tasks) > 1 else self.tasks
-        seen = self.versions_seen
+        seen, versions, channels = self.versions_seen, self.versions, self.channels
+        consumed: set[str] = set()
         for task in tasks:
             if task.path[0] == PULL:
-                versions = self.versions
                 mark = seen[task.name]
                 for trigger in task.triggers:
                     if trigger in versions:
                         mark[trigger] = versions[trigger]
-        grouped: dict[str, list[Any]] = defaultdict(list)
+                if task.node.consumes:
+                    consumed.update(task.node.consumes)
+        grouped: dict[str, list[Any]] = {}
         owners: dict[str, list[Task]] | None = defaultdict(list) if self.options.hooks else None
         for task in tasks:
             for key, value in task.writes:
-                if key in self.channels:
-                    grouped[key].append(value)
+                if key in channels:
+                    if key in grouped:
+                        grouped[key].append(value)
+                    else:
+                        grouped[key] = [value]
                     if owners is not None:
                         owners[key].append(task)
                 else:
@@ -660,11 +671,10 @@ class Run:
                         task.path,
                         key,
                     )
-        consumed = {t for task in tasks if task.path[0] == PULL for t in task.node.consumes}
         emit = self.options.emit
         self.commit_mark = len(emit.events) if emit is not None else None
         record = self._apply(grouped, self.step, consumed=consumed, owners=owners)
-        if record.changes:
+        if record is not _NO_RECORD:
             record = replace(record, tasks=tuple(t.name for t in tasks))
         if self.deferred:
             if emit is not None and self.commit_mark is not None:
@@ -676,7 +686,7 @@ class Run:
         self.tasks = []
         self.step += 1
         self.phase = "plan"
-        self.last_commit = record
+        self.last_commit = None if record is _NO_RECORD else record
         return record
 
     def _apply(
@@ -730,7 +740,7 @@ class Run:
             if emit is not None:
                 emit.values(self, updated)
         if before is None:
-            return CommitRecord(step, ())
+            return _NO_RECORD
         return self._record(step, before, grouped, owners or {})
 
     def _record(
