@@ -704,9 +704,10 @@ class Run:
         self.max_version += 1
         version = self.max_version
         updated: set[str] = set()
-        for key in consumed:
-            if key in channels and channels[key].consume():
-                versions[key] = version
+        if consumed:
+            for key in consumed:
+                if key in channels and channels[key].consume():
+                    versions[key] = version
         for key, values in grouped.items():
             channel = channels[key]
             if channel.update(values):
@@ -721,7 +722,7 @@ class Run:
                     versions[key] = version
                     if channel.is_available():
                         updated.add(key)
-            self.dirty = {k for k in grouped if k in volatile}
+            self.dirty = volatile.intersection(grouped)
         else:
             self.dirty.update(k for k in grouped if k in volatile)
         if clear and self.graph.trigger_keys.isdisjoint(updated):
