@@ -722,7 +722,7 @@ class Run:
                     versions[key] = version
                     if channel.is_available():
                         updated.add(key)
-            self.dirty = volatile.intersection(grouped)
+            self.dirty = set(volatile.intersection(grouped))
         else:
             self.dirty.update(k for k in grouped if k in volatile)
         if clear and self.graph.trigger_keys.isdisjoint(updated):
