@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import copy
-import uuid
-from collections.abc import Mapping, Sequence
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -58,21 +58,29 @@ class Persistence:
         """Store the run's current channels as a new checkpoint."""
         saver = self.saver
         checkpoint_id = saver.new_id()
-        blob_ids: dict[str, str] = {}
         new_blobs: dict[str, Blob] = {}
-        previous = self.record.blobs if self.record is not None else {}
-        old_versions = self.record.versions if self.record is not None else {}
-        for key, channel in run.channels.items():
-            value = channel.checkpoint()
+        prev = self.record
+        if prev is None:
+            blob_ids: dict[str, str] = {}
+            changed: Iterable[str] = run.channels
+            prev_seen: Mapping[str, Mapping[str, int]] = {}
+        else:
+            # Only channels whose version moved can hold a new value.
+            blob_ids = dict(prev.blobs)
+            old = prev.versions
+            changed = [k for k, v in run.versions.items() if old.get(k) != v]
+            prev_seen = prev.versions_seen
+        for key in changed:
+            value = run.channels[key].checkpoint()
             if value is MISSING:
-                continue
-            same = old_versions.get(key) == run.versions.get(key)
-            if key in previous and same and key in self.shadow:
-                blob_ids[key] = previous[key]
+                blob_ids.pop(key, None)
                 continue
             blob_id = f"{checkpoint_id}:{key}"
             new_blobs[blob_id] = self._blob(key, value, blob_id)
             blob_ids[key] = blob_id
+        seen = {
+            k: p if (p := prev_seen.get(k)) == v else dict(v) for k, v in run.versions_seen.items()
+        }
         record = CheckpointRecord(
             thread_id=self.thread_id,
             id=checkpoint_id,
@@ -82,7 +90,7 @@ class Persistence:
             created_at=saver.now(),
             versions=dict(run.versions),
             blobs=blob_ids,
-            versions_seen={k: dict(v) for k, v in run.versions_seen.items()},
+            versions_seen=seen,
         )
         saver.put(record, new_blobs)
         self.record = record
@@ -176,7 +184,8 @@ class Persistence:
     def task_id(self, path: tuple[Any, ...]) -> str:
         """Deterministic task ids, so writes recorded for a task match it when re-planned."""
         base = self.record.id if self.record is not None else "none"
-        return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{base}:{path!r}"))
+        h = hashlib.md5(f"{base}:{path!r}".encode(), usedforsecurity=False).hexdigest()
+        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def load_value(saver: BaseCheckpointSaver, thread_id: str, blob_id: str) -> tuple[Any, int]:

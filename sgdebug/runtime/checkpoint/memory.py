@@ -6,7 +6,6 @@ import copy
 import itertools
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from sgdebug.runtime.checkpoint.base import (
@@ -20,6 +19,48 @@ from sgdebug.runtime.checkpoint.serde import SerializationError
 __all__ = ["InMemorySaver"]
 
 _REF = b"\x00ref:"
+_SCALARS = frozenset((int, float, str, bool, type(None), bytes))
+_BUDGET = 256
+"""Containers of up to this many scalars are kept as Python copies, not encoded."""
+
+
+class Frozen:
+    """A private copy of a small container of scalars; :meth:`thaw` gives a fresh one."""
+
+    __slots__ = ("data", "kind")
+
+    def __init__(self, kind: type, data: Any) -> None:
+        self.kind = kind
+        self.data = data
+
+    def thaw(self) -> Any:
+        kind, data = self.kind, self.data
+        if kind is list:
+            return list(data)
+        if kind is dict:
+            return dict(data)
+        return data
+
+
+def freeze(value: Any) -> Frozen | None:
+    """A copy of ``value`` that later mutation of ``value`` cannot change, when cheap.
+
+    Scalars, and lists / tuples / dicts of at most ``_BUDGET`` scalars, are kept as Python
+    objects (encoding them costs far more than copying); anything else returns ``None``.
+    """
+    kind = type(value)
+    if kind in _SCALARS:
+        return Frozen(kind, value)
+    if kind is list or kind is tuple:
+        if len(value) <= _BUDGET and all(type(v) in _SCALARS for v in value):
+            return Frozen(kind, tuple(value))
+        return None
+    scalar_items = (
+        kind is dict
+        and len(value) <= _BUDGET
+        and all(type(k) is str and type(v) in _SCALARS for k, v in value.items())
+    )
+    return Frozen(dict, dict(value)) if scalar_items else None
 
 
 class InMemorySaver(BaseCheckpointSaver):
@@ -53,7 +94,10 @@ class InMemorySaver(BaseCheckpointSaver):
     ) -> None:
         if not writes:
             return
-        stored = [replace(w, value=self.encode(w.value, w.channel)) for w in writes]
+        stored = [
+            PendingWrite(w.task_id, w.task_name, w.path, w.channel, self.encode(w.value, w.channel))
+            for w in writes
+        ]
         with self.lock:
             self.writes[(thread_id, checkpoint_id)][writes[0].task_id] = stored
 
@@ -84,9 +128,16 @@ class InMemorySaver(BaseCheckpointSaver):
 
     def get_writes(self, thread_id: str, checkpoint_id: str) -> list[PendingWrite]:
         by_task = self.writes.get((thread_id, checkpoint_id), {})
-        return [replace(w, value=self.decode(w.value)) for ws in by_task.values() for w in ws]
+        return [
+            PendingWrite(w.task_id, w.task_name, w.path, w.channel, self.decode(w.value))
+            for ws in by_task.values()
+            for w in ws
+        ]
 
-    def encode(self, value: Any, channel: str) -> bytes:
+    def encode(self, value: Any, channel: str) -> Any:
+        frozen = freeze(value)
+        if frozen is not None:
+            return frozen
         try:
             return super().encode(value, channel)
         except SerializationError:
@@ -98,7 +149,9 @@ class InMemorySaver(BaseCheckpointSaver):
             self.refs[ref] = kept
             return _REF + str(ref).encode()
 
-    def decode(self, data: bytes) -> Any:
+    def decode(self, data: Any) -> Any:
+        if type(data) is Frozen:
+            return data.thaw()
         if data.startswith(_REF):
             kept = self.refs[int(data[len(_REF) :])]
             try:
