@@ -54,7 +54,9 @@ class Persistence:
 
     # -- saving ----------------------------------------------------------------------------
 
-    def save(self, run: Run, source: Source, step: int | None = None) -> CheckpointRecord:
+    def save(
+        self, run: Run, source: Source, step: int | None = None, *, parent: str | None = ""
+    ) -> CheckpointRecord:
         """Store the run's current channels as a new checkpoint."""
         saver = self.saver
         checkpoint_id = saver.new_id()
@@ -84,13 +86,16 @@ class Persistence:
         record = CheckpointRecord(
             thread_id=self.thread_id,
             id=checkpoint_id,
-            parent_id=self.record.id if self.record is not None else None,
+            parent_id=(self.record.id if self.record is not None else None)
+            if parent == ""
+            else parent,
             step=run.step if step is None else step,
             source=source,
             created_at=saver.now(),
             versions=dict(run.versions),
             blobs=blob_ids,
             versions_seen=seen,
+            user_metadata=dict(run.options.config.get("metadata") or {}),
         )
         saver.put(record, new_blobs)
         self.record = record
@@ -99,18 +104,44 @@ class Persistence:
             emit.checkpoint(self._event(run, record), record.step)
         return record
 
+    def emit_resumed(self, run: Run) -> None:
+        """A resumed run re-emits the checkpoint it starts from (checkpoints / debug)."""
+        emit = run.options.emit
+        record = self.record
+        if emit is None or not emit.wants_checkpoints or record is None:
+            return
+        event = self._event(run, record)
+        raised = {
+            w.task_id: tuple(
+                {"value": i.value, "id": i.id, "response_schema": i.response_schema}
+                for i in w.value
+            )
+            for w in self.saver.get_writes(self.thread_id, record.id)
+            if w.channel == INTERRUPT
+        }
+        for task in event["tasks"]:
+            task["interrupts"] = raised.get(task["id"], ())
+        parent = event["parent_config"]
+        if parent is not None:
+            conf = parent["configurable"]
+            parent["configurable"] = {
+                "thread_id": conf["thread_id"],
+                "checkpoint_ns": "",
+                "checkpoint_id": conf["checkpoint_id"],
+            }
+        emit.checkpoint(event, record.step)
+
     def _event(self, run: Run, record: CheckpointRecord) -> dict[str, Any]:
-        from sgdebug.runtime._threads import config_of
 
         tasks = run.next_tasks()
         parent = (
             self.saver.get_record(self.thread_id, record.parent_id) if record.parent_id else None
         )
         return {
-            "config": config_of(record),
-            "parent_config": config_of(parent) if parent is not None else None,
+            "config": _stream_config(record),
+            "parent_config": _stream_config(parent) if parent is not None else None,
             "values": run.read_values(run.graph.stream_keys),
-            "metadata": {"source": record.source, "step": record.step, "parents": {}},
+            "metadata": record.metadata,
             "next": [t.name for t in tasks],
             "tasks": [{"id": t.id, "name": t.name, "interrupts": (), "state": None} for t in tasks],
         }
@@ -186,6 +217,12 @@ class Persistence:
         base = self.record.id if self.record is not None else "none"
         h = hashlib.md5(f"{base}:{path!r}".encode(), usedforsecurity=False).hexdigest()
         return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
+def _stream_config(record: CheckpointRecord) -> dict[str, Any]:
+    # LangGraph's checkpoint stream payloads list the keys in this order.
+    configurable = {"checkpoint_ns": "", "thread_id": record.thread_id, "checkpoint_id": record.id}
+    return {"configurable": configurable}
 
 
 def load_value(saver: BaseCheckpointSaver, thread_id: str, blob_id: str) -> tuple[Any, int]:

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sgdebug.runtime")
 _NO_VERSIONS: dict[str, int] = {}
+_SPECIAL = frozenset(("__error__", "__interrupt__", "__resume__"))
+"""Pending writes about a task attempt, not channel writes."""
 _NO_RECORD = CommitRecord(-1, ())
 """Returned by a commit nobody watches (no hooks): building a record per step costs time."""
 _REPLACING = (LastValue, EphemeralValue, UntrackedValue)
@@ -373,9 +375,10 @@ class Run:
             channels = {w.channel for w in recorded}
             if "__resume__" in channels:
                 task.resume = [v for w in recorded if w.channel == "__resume__" for v in w.value]
-            if channels & {"__error__", INTERRUPT}:
+            regular = [w for w in recorded if w.channel not in _SPECIAL]
+            if not regular:
                 continue
-            task.writes = [(w.channel, w.value) for w in recorded if w.channel != "__no_writes__"]
+            task.writes = [(w.channel, w.value) for w in regular if w.channel != "__no_writes__"]
             task.done = True
             self.cached_ids.add(task.id)
 
@@ -500,10 +503,10 @@ class Run:
             if persist is not None:
                 persist.task_done(task)
             if emit is not None and (task.error is None or task.writes):
-                lone = len(self.tasks) == 1 and task.error is None
-                emit.task_result(self, task, updates=not lone)
-                if lone:
-                    self.deferred = [task]
+                if len(self.tasks) == 1 and task.done:
+                    self.deferred = [task]  # reported once its commit succeeds
+                else:
+                    emit.task_result(self, task)
             paused = self._hook("after_task", task) or paused
         failed = self.failed
         if failed is not None:
@@ -678,7 +681,7 @@ class Run:
             record = replace(record, tasks=tuple(t.name for t in tasks))
         if self.deferred:
             if emit is not None and self.commit_mark is not None:
-                emit.insert_updates(self, self.commit_mark, self.deferred)
+                emit.insert_results(self, self.commit_mark, self.deferred)
             self.deferred = []
         if self.persist is not None:
             self.persist.check_mutations(self, tasks)

@@ -51,11 +51,10 @@ class Emitter:
         if hit:
             self.events.append(("values", run.read_values(keys)))
 
-    def task_result(self, run: Run, task: Task, *, updates: bool = True) -> None:
+    def task_result(self, run: Run, task: Task) -> None:
         """After a task finished: its ``updates`` (and ``tasks`` / ``debug``) entries."""
+        self.events.extend(self._updates(run, task))
         self._task_result_event(run, task)
-        if updates:
-            self.events.extend(self._updates(run, task))
 
     def _updates(self, run: Run, task: Task) -> list[tuple[str, Any]]:
         if task.name == START or "updates" not in self.modes or task.interrupts:
@@ -67,10 +66,13 @@ class Emitter:
             payload = updates_payload(task.writes, run.graph.state_keys)
         return [("updates", {task.name: payload})]
 
-    def insert_updates(self, run: Run, at: int, tasks: Sequence[Task]) -> None:
-        """Insert the ``updates`` events of ``tasks`` at position ``at`` of the buffer."""
-        events = [e for task in tasks for e in self._updates(run, task)]
-        self.events[at:at] = events
+    def insert_results(self, run: Run, at: int, tasks: Sequence[Task]) -> None:
+        """Insert the result events of ``tasks`` at position ``at`` of the buffer."""
+        tail = self.events[at:]
+        del self.events[at:]
+        for task in tasks:
+            self.task_result(run, task)
+        self.events.extend(tail)
 
     def truncate(self, at: int) -> None:
         """Drop the events buffered since position ``at``."""

@@ -10,7 +10,12 @@ from sgdebug.runtime._constants import COPY, END, INPUT, INTERRUPT, START
 from sgdebug.runtime._node import Write, return_writes
 from sgdebug.runtime._persist import ERROR, NULL_TASK, RESUME, Persistence, pending_by_task
 from sgdebug.runtime._run import Run, RunOptions, Task
-from sgdebug.runtime.checkpoint.base import BaseCheckpointSaver, CheckpointRecord, PendingWrite
+from sgdebug.runtime.checkpoint.base import (
+    SPECIAL_WRITES,
+    BaseCheckpointSaver,
+    CheckpointRecord,
+    PendingWrite,
+)
 from sgdebug.runtime.errors import EmptyInputError, InvalidUpdateError
 from sgdebug.runtime.types import Command, Interrupt, PregelTask, StateSnapshot
 
@@ -76,6 +81,7 @@ def start_run(graph: CompiledStateGraph, run: Run, input: Any, config: Mapping[s
     run.watched_changed = True
     if run.options.emit is not None:
         run.options.emit.resumed(run)
+        persist.emit_resumed(run)
 
 
 def _apply_command(run: Run, cmd: Command[Any], pending: Sequence[PendingWrite]) -> None:
@@ -105,6 +111,8 @@ def _resume(run: Run, value: Any, pending: Sequence[PendingWrite]) -> list[Write
     by_task = pending_by_task(pending)
     waiting: dict[str, tuple[str, Interrupt]] = {}
     for task_id, writes in by_task.items():
+        if any(w.channel not in SPECIAL_WRITES for w in writes):
+            continue  # finished: its interrupts were answered
         for write in writes:
             if write.channel == INTERRUPT:
                 for interrupt in write.value:
@@ -157,10 +165,13 @@ def snapshot(graph: CompiledStateGraph, record: CheckpointRecord, *, latest: boo
         writes = by_task.get(task.id, [])
         error = next((w.value for w in writes if w.channel == ERROR), None)
         raised = tuple(i for w in writes if w.channel == INTERRUPT for i in w.value)
-        ok = bool(writes) and error is None and not raised
+        regular = [w for w in writes if w.channel not in SPECIAL_WRITES]
+        ok = bool(regular)
+        if latest and ok:
+            raised = ()  # answered: only still-pending interrupts show on the latest state
         result = None
         if ok:
-            task.writes = [(w.channel, w.value) for w in writes if w.channel != "__no_writes__"]
+            task.writes = [(w.channel, w.value) for w in regular if w.channel != "__no_writes__"]
             result = {k: v for k, v in task.writes if k in graph.state_keys}
             finished.append(task)
         if not (latest and ok):
@@ -179,7 +190,7 @@ def snapshot(graph: CompiledStateGraph, record: CheckpointRecord, *, latest: boo
         values=run.read_values(graph.stream_keys),
         next=tuple(names),
         config=config_of(record),
-        metadata={"source": record.source, "step": record.step, "parents": {}},
+        metadata=record.metadata,
         created_at=record.created_at,
         parent_config=config_of(parent) if parent is not None else None,
         tasks=tuple(pregel),
@@ -205,13 +216,15 @@ def get_state_history(
     limit: int | None = None,
 ) -> Iterator[StateSnapshot]:
     """Every snapshot of the thread, newest first, across all branches."""
-    thread_id, _ = thread_of(config)
+    thread_id, only_id = thread_of(config)
     before_id = ((before or {}).get("configurable") or {}).get("checkpoint_id")
     count = 0
     for record in graph.checkpointer.list_records(thread_id):
         if before_id is not None and record.id >= before_id:
             continue
-        metadata = {"source": record.source, "step": record.step, "parents": {}}
+        if only_id is not None and record.id != only_id:
+            continue
+        metadata = record.metadata
         if filter and any(metadata.get(k) != v for k, v in filter.items()):
             continue
         if limit is not None and count >= limit:
@@ -238,7 +251,8 @@ def update_state(
         run.persist, run.step = persist, 0
     step = run.step
     if as_node == COPY:
-        return config_of(persist.save(run, "fork", step=step))
+        parent = record.parent_id if record is not None else None
+        return config_of(persist.save(run, "fork", step=step, parent=parent))
     if as_node == INPUT:
         run.apply_writes([(START, values)])
         return config_of(persist.save(run, "input", step=step))
@@ -262,9 +276,19 @@ def update_state(
     for key, value in writes:
         if key in run.channels:
             grouped[key].append(value)
+    if record is not None:
+        # Like LangGraph, the update is kept as the result of task ``as_node`` of the
+        # checkpoint it was applied to (its snapshot shows that task with this result).
+        task_id = persist.task_id(task.path)
+        stored = [PendingWrite(task_id, node.name, task.path, k, v) for k, v in writes]
+        saver.put_writes(thread_id, record.id, stored or _no_writes(task_id, node.name))
     run._apply(grouped, step)
     run.versions_seen[INTERRUPT] = dict(run.versions)
     return config_of(persist.save(run, "update", step=step))
+
+
+def _no_writes(task_id: str, name: str) -> list[PendingWrite]:
+    return [PendingWrite(task_id, name, ("__pregel_pull", name), "__no_writes__", None)]
 
 
 def _infer_as_node(graph: CompiledStateGraph, record: CheckpointRecord | None) -> str:

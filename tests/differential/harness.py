@@ -105,7 +105,7 @@ class ODict(dict[Any, Any]):
     """A dict whose equality also compares key order."""
 
     def __eq__(self, other: object) -> bool:
-        return dict.__eq__(self, other) and (
+        return dict.__eq__(self, other) is True and (
             not isinstance(other, dict) or list(self) == list(other)
         )
 
@@ -139,6 +139,9 @@ class Case:
     script: Callable[[], Iterator[tuple[str, Any]]] | None = None
     """Instead of ``inputs``: a sequence of calls on one thread yielding ``(label, observed)``
     pairs (checkpoint programs); each observation is normalised and compared."""
+    spec: Callable[[dict[str, Any]], None] | None = None
+    """For a script: asserts what the semantics document says about LangGraph's record; it
+    receives ``{label: normalised observation}`` (labels without their index prefix)."""
 
 
 @dataclass(frozen=True)
@@ -170,9 +173,17 @@ def program(
     return register
 
 
-def run_program(prog: Program, engine: Engine) -> dict[str, Any]:
-    """Build ``prog`` on ``engine``, run every input, return the normalised record."""
+def run_program(
+    prog: Program, engine: Engine, saver: Callable[[], Any] | None = None
+) -> dict[str, Any]:
+    """Build ``prog`` on ``engine``, run every input, return the normalised record.
+
+    ``saver`` replaces the engine's ``InMemorySaver`` factory (e.g. to run the programs on
+    sgdebug's ``SqliteSaver``).
+    """
     g = api(engine)
+    if saver is not None:
+        g = dataclasses.replace(g, InMemorySaver=saver)
     try:
         case = prog.build(g)
     except Exception as exc:
@@ -231,7 +242,7 @@ def _run(case: Case, inp: Any, norm: Norm) -> Iterator[tuple[str, Any]]:
         kwargs = _stream_kwargs(case, mode)
         try:
             for event in case.graph.stream(deepcopy(inp), _config(case), **kwargs):
-                events.append(norm(_drop_timestamp(event)))
+                events.append(norm(drop_timestamp(event)))
         except Exception as exc:
             events.append(norm(exc))
         yield _mode_key(mode), events
@@ -245,7 +256,7 @@ def _arun(case: Case, inp: Any, norm: Norm) -> Iterator[tuple[str, Any]]:
         kwargs = _stream_kwargs(case, mode)
         try:
             async for event in case.graph.astream(deepcopy(inp), _config(case), **kwargs):
-                events.append(norm(_drop_timestamp(event)))
+                events.append(norm(drop_timestamp(event)))
         except Exception as exc:
             events.append(norm(exc))
         return events
@@ -269,10 +280,10 @@ def _mode_key(mode: Any) -> str:
     return "default" if mode is None else "+".join(mode) if isinstance(mode, list) else mode
 
 
-def _drop_timestamp(event: Any) -> Any:
+def drop_timestamp(event: Any) -> Any:
     """Drop the wall-clock ``timestamp`` of debug events (also inside ``(mode, event)``)."""
     if isinstance(event, tuple) and len(event) == 2 and isinstance(event[0], str):
-        return (event[0], _drop_timestamp(event[1]))
+        return (event[0], drop_timestamp(event[1]))
     if isinstance(event, dict) and "timestamp" in event and "type" in event:
         return {k: v for k, v in event.items() if k != "timestamp"}
     return event
@@ -320,7 +331,29 @@ def diff(expected: dict[str, Any], got: dict[str, Any], names: tuple[str, str]) 
         want, have = expected.get(key, "<missing>"), got.get(key, "<missing>")
         if want != have:
             lines += [f"{key}:", f"  {names[0]:>9}: {want!r}", f"  {names[1]:>9}: {have!r}"]
+            lines += _first_difference(want, have, names)
     return "\n".join(lines)
+
+
+def _first_difference(want: Any, have: Any, names: tuple[str, str], at: str = "") -> list[str]:
+    """Lines locating the first place where two unequal values differ (for long values)."""
+    if type(want) is type(have) and isinstance(want, list | tuple) and len(want) == len(have):
+        for i, (w, h) in enumerate(zip(want, have, strict=True)):
+            if w != h:
+                return _first_difference(w, h, names, f"{at}[{i}]")
+    if isinstance(want, dict) and isinstance(have, dict):
+        if list(want) != list(have):
+            return [f"  keys at {at or 'top'}: {list(want)} != {list(have)}"]
+        for k in want:
+            if want[k] != have[k]:
+                return _first_difference(want[k], have[k], names, f"{at}[{k!r}]")
+    if not at:
+        return []
+    return [
+        f"  first difference at {at}:",
+        f"  {names[0]:>9}: {want!r}",
+        f"  {names[1]:>9}: {have!r}",
+    ]
 
 
 def attempt(call: Callable[[], Any]) -> Any:
@@ -344,3 +377,13 @@ def check_expectations(prog: Program, rec: dict[str, Any]) -> None:
         assert got == [normalise(e, {}) for e in case.expect]
     if case.expect_updates is not None:
         assert rec["in0 updates"] == normalise(case.expect_updates, {})
+    if case.spec is not None:
+        assert "script raised" not in rec, rec["script raised"]
+        case.spec(script_view(rec))
+
+
+def script_view(rec: dict[str, Any]) -> dict[str, Any]:
+    """A script's record keyed by label alone (``"03 paused"`` -> ``"paused"``)."""
+    view = {key.split(" ", 1)[1]: value for key, value in rec.items()}
+    assert len(view) == len(rec), f"duplicate script labels in {list(rec)}"
+    return view

@@ -9,7 +9,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 __all__ = [
@@ -23,6 +23,25 @@ __all__ = [
 ]
 
 Source = Literal["input", "loop", "update", "fork"]
+
+SPECIAL_WRITES: dict[str, int] = {"__error__": -1, "__interrupt__": -2, "__resume__": -3}
+"""Pending writes that describe a task attempt rather than a channel write. Each is kept
+under its own slot: a task that failed (or was interrupted) and later succeeded keeps the
+error (or interrupt) next to its result, as LangGraph's savers do."""
+
+
+def write_slots(writes: Sequence[PendingWrite]) -> list[tuple[int, PendingWrite]]:
+    """Slot numbers for one task's batch: channel writes 0, 1, ...; special writes < 0."""
+    out: list[tuple[int, PendingWrite]] = []
+    index = 0
+    for write in writes:
+        special = SPECIAL_WRITES.get(write.channel)
+        if special is None:
+            out.append((index, write))
+            index += 1
+        else:
+            out.append((special, write))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,15 +87,19 @@ class CheckpointRecord:
     """Channel → id of the blob holding its value (non-empty channels only)."""
     versions_seen: Mapping[str, Mapping[str, int]]
     """Per node, the channel versions it last consumed (and ``__interrupt__``)."""
+    user_metadata: Mapping[str, Any] = field(default_factory=dict)
+    """``config["metadata"]`` of the run that wrote it, shown in the snapshot's metadata."""
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """The snapshot metadata: source, step, parents, then the run's own metadata."""
+        return {"source": self.source, "step": self.step, "parents": {}, **self.user_metadata}
 
     def with_seen(self, key: str, versions: Mapping[str, int]) -> CheckpointRecord:
         """A copy with ``versions_seen[key]`` replaced."""
         seen = dict(self.versions_seen)
         seen[key] = dict(versions)
-        return CheckpointRecord(
-            self.thread_id, self.id, self.parent_id, self.step, self.source,
-            self.created_at, self.versions, self.blobs, seen,
-        )  # fmt: skip
+        return replace(self, versions_seen=seen)
 
 
 def time_ordered_ids() -> Callable[[], str]:

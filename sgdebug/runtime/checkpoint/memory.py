@@ -13,6 +13,7 @@ from sgdebug.runtime.checkpoint.base import (
     Blob,
     CheckpointRecord,
     PendingWrite,
+    write_slots,
 )
 from sgdebug.runtime.checkpoint.serde import SerializationError
 
@@ -80,7 +81,9 @@ class InMemorySaver(BaseCheckpointSaver):
         super().__init__(ids=ids, clock=clock)
         self.records: defaultdict[str, dict[str, CheckpointRecord]] = defaultdict(dict)
         self.blobs: defaultdict[str, dict[str, Blob]] = defaultdict(dict)
-        self.writes: defaultdict[tuple[str, str], dict[str, list[PendingWrite]]] = defaultdict(dict)
+        self.writes: defaultdict[tuple[str, str], dict[str, dict[int, PendingWrite]]] = defaultdict(
+            dict
+        )
         self.refs: dict[int, Any] = {}
         self._ref_ids = itertools.count()
 
@@ -94,12 +97,15 @@ class InMemorySaver(BaseCheckpointSaver):
     ) -> None:
         if not writes:
             return
-        stored = [
-            PendingWrite(w.task_id, w.task_name, w.path, w.channel, self.encode(w.value, w.channel))
-            for w in writes
-        ]
+        slots = write_slots(writes)
         with self.lock:
-            self.writes[(thread_id, checkpoint_id)][writes[0].task_id] = stored
+            task = self.writes[(thread_id, checkpoint_id)].setdefault(writes[0].task_id, {})
+            if any(slot >= 0 for slot, _ in slots):
+                for slot in [k for k in task if k >= 0]:
+                    del task[slot]
+            for slot, w in slots:
+                value = self.encode(w.value, w.channel)
+                task[slot] = PendingWrite(w.task_id, w.task_name, w.path, w.channel, value)
 
     def update_seen(
         self, thread_id: str, checkpoint_id: str, key: str, seen: Mapping[str, int]
@@ -130,8 +136,8 @@ class InMemorySaver(BaseCheckpointSaver):
         by_task = self.writes.get((thread_id, checkpoint_id), {})
         return [
             PendingWrite(w.task_id, w.task_name, w.path, w.channel, self.decode(w.value))
-            for ws in by_task.values()
-            for w in ws
+            for slots in by_task.values()
+            for _, w in sorted(slots.items(), key=lambda item: (item[0] < 0, abs(item[0])))
         ]
 
     def encode(self, value: Any, channel: str) -> Any:

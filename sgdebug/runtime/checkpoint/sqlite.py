@@ -13,6 +13,7 @@ from sgdebug.runtime.checkpoint.base import (
     Blob,
     CheckpointRecord,
     PendingWrite,
+    write_slots,
 )
 
 __all__ = ["SqliteSaver"]
@@ -21,7 +22,8 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS checkpoints (
     thread_id TEXT NOT NULL, id TEXT NOT NULL, parent_id TEXT, step INTEGER NOT NULL,
     source TEXT NOT NULL, created_at TEXT NOT NULL, versions TEXT NOT NULL,
-    blobs TEXT NOT NULL, versions_seen TEXT NOT NULL, PRIMARY KEY (thread_id, id)
+    blobs TEXT NOT NULL, versions_seen TEXT NOT NULL, metadata TEXT NOT NULL DEFAULT '{}',
+    PRIMARY KEY (thread_id, id)
 );
 CREATE TABLE IF NOT EXISTS blobs (
     thread_id TEXT NOT NULL, id TEXT NOT NULL, data BLOB NOT NULL, base TEXT,
@@ -81,7 +83,7 @@ class SqliteSaver(BaseCheckpointSaver):
             try:
                 self.conn.executemany("INSERT OR REPLACE INTO blobs VALUES (?,?,?,?,?,?)", rows)
                 self.conn.execute(
-                    "INSERT OR REPLACE INTO checkpoints VALUES (?,?,?,?,?,?,?,?,?)",
+                    "INSERT OR REPLACE INTO checkpoints VALUES (?,?,?,?,?,?,?,?,?,?)",
                     _record_row(record),
                 )
             except BaseException:
@@ -94,18 +96,19 @@ class SqliteSaver(BaseCheckpointSaver):
     ) -> None:
         if not writes:
             return
+        slots = write_slots(writes)
         rows = [
             (thread_id, checkpoint_id, w.task_id, i, w.task_name, json.dumps(list(w.path)),
              w.channel, self.encode(w.value, w.channel))
-            for i, w in enumerate(writes)
+            for i, w in slots
         ]  # fmt: skip
+        key = (thread_id, checkpoint_id, writes[0].task_id)
+        where = "thread_id=? AND checkpoint_id=? AND task_id=?"
         with self.lock:
             self.conn.execute("BEGIN")
-            self.conn.execute(
-                "DELETE FROM writes WHERE thread_id=? AND checkpoint_id=? AND task_id=?",
-                (thread_id, checkpoint_id, writes[0].task_id),
-            )
-            self.conn.executemany("INSERT INTO writes VALUES (?,?,?,?,?,?,?,?)", rows)
+            if any(slot >= 0 for slot, _ in slots):
+                self.conn.execute(f"DELETE FROM writes WHERE {where} AND idx>=0", key)
+            self.conn.executemany("INSERT OR REPLACE INTO writes VALUES (?,?,?,?,?,?,?,?)", rows)
             self.conn.execute("COMMIT")
 
     def update_seen(
@@ -157,7 +160,7 @@ class SqliteSaver(BaseCheckpointSaver):
         with self.lock:
             rows = self.conn.execute(
                 "SELECT task_id, task_name, path, channel, value FROM writes "
-                "WHERE thread_id=? AND checkpoint_id=? ORDER BY rowid",
+                "WHERE thread_id=? AND checkpoint_id=? ORDER BY task_id, idx < 0, abs(idx)",
                 (thread_id, checkpoint_id),
             ).fetchall()
         return [
@@ -176,6 +179,7 @@ def _record_row(r: CheckpointRecord) -> tuple[Any, ...]:
     return (
         r.thread_id, r.id, r.parent_id, r.step, r.source, r.created_at,
         json.dumps(dict(r.versions)), json.dumps(dict(r.blobs)), json.dumps(r.versions_seen),
+        json.dumps(dict(r.user_metadata), default=repr),
     )  # fmt: skip
 
 
@@ -184,7 +188,7 @@ def _parse_record(row: Sequence[Any]) -> CheckpointRecord:
         return CheckpointRecord(
             thread_id=row[0], id=row[1], parent_id=row[2], step=int(row[3]), source=row[4],
             created_at=row[5], versions=json.loads(row[6]), blobs=json.loads(row[7]),
-            versions_seen=json.loads(row[8]),
+            versions_seen=json.loads(row[8]), user_metadata=json.loads(row[9]),
         )  # fmt: skip
     except (ValueError, TypeError, IndexError) as exc:
         raise CorruptCheckpointError(f"unreadable checkpoint row: {exc}") from exc
