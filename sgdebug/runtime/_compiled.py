@@ -28,10 +28,10 @@ from sgdebug.runtime._node import (
     return_writes,
 )
 from sgdebug.runtime._run import PLAIN, Run, RunOptions, Task, command_input_writes
-from sgdebug.runtime._run import _await as await_sync
 from sgdebug.runtime._schema import is_dataclass_type, is_pydantic_model, object_writes
 from sgdebug.runtime._state_graph import NodeSpec, StateGraph
 from sgdebug.runtime._stream import Emitter
+from sgdebug.runtime._task import _await as await_sync
 from sgdebug.runtime._threads import get_state, get_state_history, start_run, update_state
 from sgdebug.runtime.channels import (
     BaseChannel,

@@ -5,31 +5,38 @@ from __future__ import annotations
 import inspect
 import logging
 import threading
-import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from sgdebug.runtime._constants import END, INTERRUPT, PULL, PUSH, START, TASKS
+from sgdebug.runtime._constants import INTERRUPT, PULL, PUSH, START, TASKS
 from sgdebug.runtime._context import SCOPE, TaskScope, enter_scope, leave_scope
 from sgdebug.runtime._executor import arun_tasks, run_tasks
-from sgdebug.runtime._hooks import ChannelChange, CommitRecord, PauseHook, TaskWrite
+from sgdebug.runtime._hooks import ChannelChange, CommitRecord, TaskWrite
 from sgdebug.runtime._node import (
     CompiledNode,
     Write,
     branch_destinations,
-    return_writes,
     route_writes,
+)
+from sgdebug.runtime._task import (
+    PLAIN,
+    RunOptions,
+    Task,
+    _await,
+    _IdSource,
+    _path_key,
+    command_input_writes,
+    send_targets,
 )
 from sgdebug.runtime.channels import BaseChannel, EphemeralValue, LastValue, UntrackedValue
 from sgdebug.runtime.errors import GraphInterrupt, GraphRecursionError, troubleshooting
-from sgdebug.runtime.types import Command, Interrupt, Send
+from sgdebug.runtime.types import Command, Interrupt
 
 if TYPE_CHECKING:
     from sgdebug.runtime._compiled import CompiledStateGraph
     from sgdebug.runtime._persist import Persistence
-    from sgdebug.runtime._stream import Emitter
 
 log = logging.getLogger("sgdebug.runtime")
 _NO_VERSIONS: dict[str, int] = {}
@@ -39,92 +46,10 @@ _NO_RECORD = CommitRecord(-1, ())
 """Returned by a commit nobody watches (no hooks): building a record per step costs time."""
 _REPLACING = (LastValue, EphemeralValue, UntrackedValue)
 """Channels whose value after a single write is that write."""
-PLAIN = frozenset((str, dict, list, tuple, type(None), int, bool))
-"""Result types that are never awaitable (skips ``inspect.isawaitable``'s ABC check)."""
 _RESUME_LOCK = threading.Lock()
 
 Phase = Literal["plan", "execute", "commit", "done"]
 Status = Literal["running", "paused", "done", "interrupted", "error"]
-
-
-class Task:
-    """One node execution in a superstep."""
-
-    __slots__ = (
-        "done", "error", "id", "input", "interrupts", "name", "node", "path", "resume",
-        "triggers", "writes",
-    )  # fmt: skip
-
-    def __init__(
-        self,
-        id: str,
-        name: str,
-        path: tuple[Any, ...],
-        input: Any,
-        triggers: tuple[str, ...],
-        node: CompiledNode,
-    ) -> None:
-        self.id = id
-        self.name = name
-        self.path = path
-        """``('__pregel_pull', name)`` or ``('__pregel_push', index, False)``."""
-        self.input = input
-        """What the node receives: its state view, or a Send's argument."""
-        self.triggers = triggers
-        """The channels that made it run (``('__pregel_push',)`` for a Send)."""
-        self.node = node
-        self.writes: list[Write] = []
-        """Its writes once run: state writes first, then routing."""
-        self.done = False
-        self.error: BaseException | None = None
-        self.interrupts: tuple[Interrupt, ...] = ()
-        self.resume: list[Any] | None = None
-        """Answers to its interrupts, in call order."""
-
-    def __repr__(self) -> str:
-        state = "done" if self.done else "error" if self.error else "pending"
-        return f"Task({self.name!r}, path={self.path!r}, {state})"
-
-    @property
-    def send(self) -> bool:
-        """Whether the task was created by a ``Send``."""
-        return bool(self.path[0] == PUSH)
-
-
-@dataclass(slots=True)
-class RunOptions:
-    """How a run is driven."""
-
-    config: dict[str, Any]
-    recursion_limit: int
-    hooks: Sequence[PauseHook] = ()
-    context: Any = None
-    emit: Emitter | None = None
-    """Collects stream events; ``None`` when nobody listens."""
-    interrupt_before: tuple[str, ...] | str = ()
-    """Nodes to stop before (``"*"`` for all)."""
-    interrupt_after: tuple[str, ...] | str = ()
-    """Nodes to stop after (``"*"`` for all)."""
-    watch: frozenset[str] = frozenset()
-    """Channels whose change sets :attr:`Run.watched_changed` (``invoke``'s output keys)."""
-
-
-class _IdSource:
-    """Task ids: UUID-shaped, unique per process, cheap to make."""
-
-    __slots__ = ("count", "prefix")
-
-    def __init__(self) -> None:
-        self.prefix = str(uuid.uuid4())[:24]
-        self.count = 0
-
-    def next(self) -> str:
-        self.count += 1
-        return f"{self.prefix}{self.count:012x}"
-
-
-def _path_key(task: Task) -> tuple[int, Any]:
-    return (0, task.name) if task.path[0] == PULL else (1, task.path[1])
 
 
 class Run:
@@ -792,28 +717,4 @@ class Run:
         return {k: self.channels[k].get() for k in keys if self.channels[k].is_available()}
 
 
-def command_input_writes(run: Run, cmd: Command[Any]) -> list[Write]:
-    """Writes of a ``Command`` given as a fresh run's input (update plus goto)."""
-    routes: list[Write] = []
-    writes = return_writes(Command(update=cmd.update, goto=cmd.goto), run.graph.target, routes)
-    return writes + routes
-
-
-def send_targets(writes: Sequence[Write]) -> list[str]:
-    """Node names a list of writes schedules (for debugger views)."""
-    out = []
-    for key, value in writes:
-        if key == TASKS and isinstance(value, Send):
-            out.append(value.node)
-        elif key.startswith("branch:to:") and key[10:] != END:
-            out.append(key[10:])
-    return out
-
-
-def _await(value: Any) -> Any:
-    import asyncio
-
-    async def wait() -> Any:
-        return await value
-
-    return asyncio.run(wait())
+__all__ = ["PLAIN", "Run", "RunOptions", "Task", "command_input_writes", "send_targets"]
