@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,8 +24,24 @@ ERROR = "__error__"
 RESUME = "__resume__"
 NULL_TASK = "00000000-0000-0000-0000-000000000000"
 """Task id of writes that belong to the checkpoint, not a task (a bare resume value)."""
-MAX_DELTA_DEPTH = 64
-"""A value is stored whole again after this many appends, so restoring stays fast."""
+MAX_DELTA_DEPTH = 48
+"""A delta chain longer than this is cut by storing the value whole again."""
+
+
+@dataclass(slots=True)
+class Shadow:
+    """What was last stored for one channel.
+
+    Appends to a list or string are stored as deltas arranged like a Fenwick tree: the
+    k-th append since a whole value is stored relative to append ``k & (k - 1)``, so a value
+    is rebuilt from at most log2(k) deltas while storage stays O(n log n) items for n
+    appends (never a full copy per step, never a long chain).
+    """
+
+    value: Any
+    """A shallow copy of the stored value."""
+    chain: list[tuple[str, int, int]]
+    """(blob id, length, depth) of the whole value and each append stored since."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +63,10 @@ class Persistence:
         self.saver = saver
         self.thread_id = thread_id
         self.record: CheckpointRecord | None = None
-        self.shadow: dict[str, tuple[str, Any, int]] = {}
-        """Channel → (blob id, a copy of the stored value, delta depth)."""
+        self.shadow: dict[str, Shadow] = {}
+        """Channel → what was last stored for it (for deltas and mutation checks)."""
+        self.mutated: set[str] = set()
+        """Channels found changed in place since the last save (stored again by it)."""
         self.mutations: list[Mutation] = []
 
     # -- saving ----------------------------------------------------------------------------
@@ -70,7 +87,8 @@ class Persistence:
             # Only channels whose version moved can hold a new value.
             blob_ids = dict(prev.blobs)
             old = prev.versions
-            changed = [k for k, v in run.versions.items() if old.get(k) != v]
+            changed = [k for k, v in run.versions.items() if old.get(k) != v or k in self.mutated]
+            self.mutated = set()
             prev_seen = prev.versions_seen
         for key in changed:
             value = run.channels[key].checkpoint()
@@ -148,24 +166,29 @@ class Persistence:
 
     def _blob(self, key: str, value: Any, blob_id: str) -> Blob:
         encode = self.saver.encode
-        prev = self.shadow.get(key)
-        blob: Blob | None = None
-        if prev is not None and prev[2] < MAX_DELTA_DEPTH:
-            base_id, old, depth = prev
-            if type(value) is list and type(old) is list and len(value) >= len(old):
-                if value[: len(old)] == old:
-                    blob = Blob(encode(value[len(old) :], key), base_id, "list", depth + 1)
-            elif type(value) is str and type(old) is str and value.startswith(old):
-                blob = Blob(encode(value[len(old) :], key), base_id, "str", depth + 1)
-        if blob is None:
-            blob = Blob(encode(value, key))
-        self.shadow[key] = (blob_id, _shadow_copy(value), blob.depth)
-        return blob
+        shadow = self.shadow.get(key)
+        kind = "list" if type(value) is list else "str" if type(value) is str else None
+        if shadow is not None and kind is not None and _extends(value, shadow.value):
+            chain = shadow.chain
+            k = len(chain)
+            base_id, base_len, base_depth = chain[k & (k - 1)]
+            if base_depth < MAX_DELTA_DEPTH:
+                blob = Blob(encode(value[base_len:], key), base_id, kind, base_depth + 1)
+                chain.append((blob_id, len(value), blob.depth))
+                if kind == "list":  # copy only what was appended
+                    shadow.value.extend(_shadow_copy(value[len(shadow.value) :]))
+                else:
+                    shadow.value = value
+                return blob
+        whole = Blob(encode(value, key))
+        self.shadow[key] = Shadow(_shadow_copy(value), [(blob_id, _length(value), 0)])
+        return whole
 
     def check_mutations(self, run: Run, tasks: Sequence[Task]) -> None:
-        """Find channels a step changed in place (their value differs from what was stored)."""
+        """Find channels the step changed in place, without writing them; report them."""
         updated = run.updated or set()
-        for key, (_, old, _depth) in self.shadow.items():
+        for key, shadow in self.shadow.items():
+            old = shadow.value
             if key in updated or not isinstance(old, list | dict | set):
                 continue
             channel = run.channels.get(key)
@@ -174,7 +197,8 @@ class Persistence:
             value = channel.checkpoint()
             if value is not MISSING and value != old:
                 readers = tuple(t.name for t in tasks if _reads(t, key))
-                self.mutations.append(Mutation(run.step - 1, key, readers))
+                self.mutations.append(Mutation(run.step, key, readers))
+                self.mutated.add(key)
 
     def task_done(self, task: Task) -> None:
         """Record a finished, failed or interrupted task against the current checkpoint."""
@@ -207,7 +231,7 @@ class Persistence:
         values: dict[str, Any] = {}
         for key, blob_id in record.blobs.items():
             value, depth = load_value(self.saver, self.thread_id, blob_id)
-            self.shadow[key] = (blob_id, _shadow_copy(value), depth)
+            self.shadow[key] = Shadow(_shadow_copy(value), [(blob_id, _length(value), depth)])
             values[key] = as_langgraph_reads(value)
         self.record = record
         return values
@@ -227,6 +251,18 @@ def _stream_config(record: CheckpointRecord) -> dict[str, Any]:
 
 def load_value(saver: BaseCheckpointSaver, thread_id: str, blob_id: str) -> tuple[Any, int]:
     """Decode a blob, following its append chain back to a whole value."""
+    from sgdebug.runtime.checkpoint.serde import DeserializationError
+    from sgdebug.runtime.checkpoint.sqlite import CorruptCheckpointError
+
+    try:
+        return _load_value(saver, thread_id, blob_id)
+    except DeserializationError as exc:
+        raise CorruptCheckpointError(
+            f"cannot decode value blob {blob_id} of thread {thread_id}: {exc}"
+        ) from exc
+
+
+def _load_value(saver: BaseCheckpointSaver, thread_id: str, blob_id: str) -> tuple[Any, int]:
     chain: list[Blob] = []
     blob = saver.get_blob(thread_id, blob_id)
     depth = blob.depth
@@ -263,10 +299,49 @@ def as_langgraph_reads(value: Any) -> Any:
     return value
 
 
+def _extends(value: Any, old: Any) -> bool:
+    """Whether ``value`` is ``old`` with items (or characters) appended."""
+    if type(value) is not type(old) or len(value) < len(old):
+        return False
+    if type(value) is str:
+        return bool(value.startswith(old))
+    return bool(value[: len(old)] == old)
+
+
+def _length(value: Any) -> int:
+    return len(value) if type(value) in (list, str) else 0
+
+
+SHADOW_BUDGET = 10_000
+"""Containers copied per shadow; past it, deeper containers are shared (not checked)."""
+
+
 def _shadow_copy(value: Any) -> Any:
-    if isinstance(value, list | dict | set):
-        return copy.copy(value)
-    return value
+    """A copy of the containers of ``value`` (leaves shared), to spot in-place changes.
+
+    Nested lists, dicts and sets are copied too (so ``state['d']['items'].append(x)`` is
+    seen), up to :data:`SHADOW_BUDGET` containers; objects such as dataclass instances are
+    shared, so a change inside one is not detected.
+    """
+    budget = [SHADOW_BUDGET]
+    return _copy_containers(value, budget)
+
+
+def _copy_containers(value: Any, budget: list[int]) -> Any:
+    kind = type(value)
+    if kind not in (list, dict, set) or budget[0] <= 0:
+        return value
+    budget[0] -= 1
+    if kind is list:
+        return [_copy_containers(v, budget) if type(v) in _NESTED else v for v in value]
+    if kind is dict:
+        return {
+            k: _copy_containers(v, budget) if type(v) in _NESTED else v for k, v in value.items()
+        }
+    return set(value)
+
+
+_NESTED = (list, dict, set)
 
 
 def _reads(task: Task, key: str) -> bool:

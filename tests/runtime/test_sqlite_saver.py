@@ -469,11 +469,6 @@ def test_a_pickle_in_the_file_is_refused_not_unpickled(
     assert not mark.exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="runtime bug: a blob that does not decode raises serde's DeserializationError "
-    "(not naming the blob or thread) instead of CorruptCheckpointError",
-)
 def test_an_undecodable_value_row_is_a_corrupt_checkpoint_error(
     db: Path, open_saver: Callable[[], SqliteSaver]
 ) -> None:
@@ -568,11 +563,6 @@ def test_a_truncated_file_is_a_corrupt_checkpoint_error(tmp_path: Path, db: Path
         point_graph(SqliteSaver.from_path(broken)).get_state(cfg("120"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="runtime bug: sqlite3.DatabaseError raised while reading (damaged pages found "
-    "after the file opened) is not wrapped in CorruptCheckpointError",
-)
 def test_damaged_pages_are_a_corrupt_checkpoint_error(tmp_path: Path, db: Path) -> None:
     data = bytearray(written_file(db, 150))
     start = len(data) // 3
@@ -585,12 +575,6 @@ def test_damaged_pages_are_a_corrupt_checkpoint_error(tmp_path: Path, db: Path) 
             graph.get_state(cfg(str(i)))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="runtime bug: a SQLite file of another program with a 'checkpoints' table "
-    "(e.g. LangGraph's SqliteSaver) opens, then fails with sqlite3.OperationalError "
-    "'no such column' instead of CorruptCheckpointError",
-)
 def test_another_programs_database_is_a_corrupt_checkpoint_error(db: Path) -> None:
     conn = sqlite3.connect(db)
     with conn:

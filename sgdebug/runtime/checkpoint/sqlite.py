@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +16,9 @@ from sgdebug.runtime.checkpoint.base import (
     PendingWrite,
     write_slots,
 )
+from sgdebug.runtime.checkpoint.serde import DeserializationError
 
-__all__ = ["SqliteSaver"]
+__all__ = ["CorruptCheckpointError", "SqliteSaver"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -61,6 +63,7 @@ class SqliteSaver(BaseCheckpointSaver):
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")
                 conn.executescript(_SCHEMA)
+                _check_schema(conn)
         except sqlite3.DatabaseError as exc:
             raise CorruptCheckpointError(f"not a usable checkpoint database: {exc}") from exc
 
@@ -134,12 +137,12 @@ class SqliteSaver(BaseCheckpointSaver):
         else:
             query += " AND id=?"
             args += (checkpoint_id,)
-        with self.lock:
+        with self.lock, _reading(f"checkpoint {checkpoint_id or '(latest)'} of {thread_id}"):
             row = self.conn.execute(query, args).fetchone()
         return None if row is None else _parse_record(row)
 
     def list_records(self, thread_id: str) -> Iterator[CheckpointRecord]:
-        with self.lock:
+        with self.lock, _reading(f"the checkpoints of {thread_id}"):
             rows = self.conn.execute(
                 "SELECT * FROM checkpoints WHERE thread_id=? ORDER BY id DESC", (thread_id,)
             ).fetchall()
@@ -147,7 +150,7 @@ class SqliteSaver(BaseCheckpointSaver):
             yield _parse_record(row)
 
     def get_blob(self, thread_id: str, blob_id: str) -> Blob:
-        with self.lock:
+        with self.lock, _reading(f"value blob {blob_id} of {thread_id}"):
             row = self.conn.execute(
                 "SELECT data, base, kind, depth FROM blobs WHERE thread_id=? AND id=?",
                 (thread_id, blob_id),
@@ -157,22 +160,53 @@ class SqliteSaver(BaseCheckpointSaver):
         return Blob(bytes(row[0]), row[1], row[2], int(row[3]))
 
     def get_writes(self, thread_id: str, checkpoint_id: str) -> list[PendingWrite]:
-        with self.lock:
+        with self.lock, _reading(f"the pending writes of {thread_id}"):
             rows = self.conn.execute(
                 "SELECT task_id, task_name, path, channel, value FROM writes "
                 "WHERE thread_id=? AND checkpoint_id=? ORDER BY task_id, idx < 0, abs(idx)",
                 (thread_id, checkpoint_id),
             ).fetchall()
-        return [
-            PendingWrite(r[0], r[1], tuple(json.loads(r[2])), r[3], self.decode(bytes(r[4])))
-            for r in rows
-        ]
+        with _reading(f"the pending writes of checkpoint {checkpoint_id} of {thread_id}"):
+            return [
+                PendingWrite(r[0], r[1], tuple(json.loads(r[2])), r[3], self.decode(bytes(r[4])))
+                for r in rows
+            ]
 
     def threads(self) -> list[str]:
         """Every thread id in the file."""
         with self.lock:
             rows = self.conn.execute("SELECT DISTINCT thread_id FROM checkpoints").fetchall()
         return [r[0] for r in rows]
+
+
+_COLUMNS = {
+    "checkpoints": ["thread_id", "id", "parent_id", "step", "source", "created_at", "versions",
+                    "blobs", "versions_seen", "metadata"],
+    "blobs": ["thread_id", "id", "data", "base", "kind", "depth"],
+    "writes": ["thread_id", "checkpoint_id", "task_id", "idx", "task_name", "path", "channel",
+               "value"],
+}  # fmt: skip
+
+
+def _check_schema(conn: sqlite3.Connection) -> None:
+    for table, expected in _COLUMNS.items():
+        found = [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
+        if found != expected:
+            raise CorruptCheckpointError(
+                f"not an sgdebug checkpoint file: its {table!r} table has the columns "
+                f"{', '.join(found)} (another program's database?)"
+            )
+
+
+@contextmanager
+def _reading(what: str) -> Iterator[None]:
+    """Turn damage found while reading into a :class:`CorruptCheckpointError`."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        raise CorruptCheckpointError(f"cannot read {what}: {exc}") from exc
+    except DeserializationError as exc:
+        raise CorruptCheckpointError(f"cannot decode {what}: {exc}") from exc
 
 
 def _record_row(r: CheckpointRecord) -> tuple[Any, ...]:
