@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from sgdebug.runtime._constants import INTERRUPT
 from sgdebug.runtime.channels import MISSING
@@ -167,7 +167,9 @@ class Persistence:
     def _blob(self, key: str, value: Any, blob_id: str) -> Blob:
         encode = self.saver.encode
         shadow = self.shadow.get(key)
-        kind = "list" if type(value) is list else "str" if type(value) is str else None
+        kind: Literal["list", "str"] | None = (
+            "list" if type(value) is list else "str" if type(value) is str else None
+        )
         if shadow is not None and kind is not None and _extends(value, shadow.value):
             chain = shadow.chain
             k = len(chain)
