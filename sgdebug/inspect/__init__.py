@@ -6,3 +6,57 @@ history tree and value previews. No state, no I/O, no UI library: it imports onl
 """
 
 from __future__ import annotations
+
+# -- values, channels, tasks, diffs, history ------------------------------------------------
+from sgdebug.inspect.channels import (
+    ChannelRow,
+    LastChange,
+    changes_from_history,
+    channel_rows,
+    fold_changes,
+    snapshot_channel_rows,
+)
+from sgdebug.inspect.diff import Diff, DiffLine, apply, diff, diff_lines, summary
+from sgdebug.inspect.history import HistoryNode, HistoryRow, HistoryTree, history_tree
+from sgdebug.inspect.preview import preview
+from sgdebug.inspect.step_diff import (
+    ChannelDiff,
+    SnapshotDiff,
+    StepDiff,
+    WriteRow,
+    reducer_diff,
+    snapshot_diff,
+)
+from sgdebug.inspect.tasks import TaskRow, snapshot_task_rows, task_rows
+from sgdebug.inspect.values import ValueNode, value_tree
+
+__all__ = [
+    "ChannelDiff",
+    "ChannelRow",
+    "Diff",
+    "DiffLine",
+    "HistoryNode",
+    "HistoryRow",
+    "HistoryTree",
+    "LastChange",
+    "SnapshotDiff",
+    "StepDiff",
+    "TaskRow",
+    "ValueNode",
+    "WriteRow",
+    "apply",
+    "changes_from_history",
+    "channel_rows",
+    "diff",
+    "diff_lines",
+    "fold_changes",
+    "history_tree",
+    "preview",
+    "reducer_diff",
+    "snapshot_channel_rows",
+    "snapshot_diff",
+    "snapshot_task_rows",
+    "summary",
+    "task_rows",
+    "value_tree",
+]
