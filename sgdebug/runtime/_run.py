@@ -453,7 +453,7 @@ class Run:
 
     def run_task(self, task: Task) -> None:
         """Execute one task (in this thread), recording writes, error or interrupts."""
-        task.error, task.interrupts, task.writes = None, (), []
+        task.error, task.interrupts, task.writes, task.applied = None, (), [], None
         if task.resume is None:
             task.resume = []
         scope = TaskScope(self, task, task.resume)
@@ -485,7 +485,7 @@ class Run:
             leave_scope(token)
 
     def _enter(self, task: Task) -> TaskScope:
-        task.error, task.interrupts, task.writes = None, (), []
+        task.error, task.interrupts, task.writes, task.applied = None, (), [], None
         if task.resume is None:
             task.resume = []
         return TaskScope(self, task, task.resume)
@@ -535,31 +535,45 @@ class Run:
     ) -> Iterator[tuple[Any, Any]]:
         for branch, reader in task.node.branches:
             try:
-                state = self._local_state(writes, reader or self.graph.state_reader, raw, reader)
+                state = self._local_state(
+                    task, writes, reader or self.graph.state_reader, raw, reader
+                )
             except Exception:
                 task.writes = []
                 raise
             yield branch, state
 
-    def _local_state(self, writes: Sequence[Write], reader: Any, raw: Any, narrow: Any) -> Any:
+    def _local_state(
+        self, task: Task, writes: Sequence[Write], reader: Any, raw: Any, narrow: Any
+    ) -> Any:
         """The state as ``reader`` sees it with only this task's own writes applied."""
         channels = self.channels
-        state_keys = self.graph.state_keys
-        grouped: dict[str, list[Any]] = {}
-        for key, value in writes:
-            if key in state_keys:
-                if key in grouped:
-                    grouped[key].append(value)
-                else:
-                    grouped[key] = [value]
         overrides: dict[str, Any] = {}
-        for key, values in grouped.items():
-            channel = channels[key]
-            if len(values) == 1 and type(channel) in _REPLACING:
-                overrides[key] = values[0]
-            else:
-                channel = channel.copy()
-                channel.update(values)
+        if task.applied is None:
+            state_keys = self.graph.state_keys
+            grouped: dict[str, list[Any]] = {}
+            for key, value in writes:
+                if key in state_keys:
+                    if key in grouped:
+                        grouped[key].append(value)
+                    else:
+                        grouped[key] = [value]
+            applied: dict[str, Any] = {}
+            for key, values in grouped.items():
+                channel = channels[key]
+                if len(values) == 1 and type(channel) in _REPLACING:
+                    overrides[key] = values[0]
+                else:
+                    channel = channel.copy()
+                    channel.update(values)
+                    applied[key] = channel
+                    overrides[key] = channel.peek()
+            task.applied = applied
+        else:
+            for key, value in writes:
+                if key in self.graph.state_keys:
+                    overrides[key] = value
+            for key, channel in task.applied.items():
                 overrides[key] = channel.peek()
         state = reader.read(channels, self.step, self.stop, overrides)
         if narrow is None and isinstance(raw, dict) and isinstance(state, dict):
@@ -601,7 +615,8 @@ class Run:
                     )
         emit = self.options.emit
         self.commit_mark = len(emit.events) if emit is not None else None
-        record = self._apply(grouped, self.step, consumed=consumed, owners=owners)
+        applied = tasks[0].applied if len(tasks) == 1 else None
+        record = self._apply(grouped, self.step, consumed=consumed, owners=owners, applied=applied)
         if record is not _NO_RECORD:
             record = replace(record, tasks=tuple(t.name for t in tasks))
         if self.deferred:
@@ -626,6 +641,7 @@ class Run:
         owners: Mapping[str, list[Task]] | None = None,
         clear: bool = True,
         quiet: bool = False,
+        applied: Mapping[str, BaseChannel] | None = None,
     ) -> CommitRecord:
         channels, versions = self.channels, self.versions
         before = {k: channels[k].checkpoint() for k in channels} if owners is not None else None
@@ -637,6 +653,13 @@ class Run:
                 if key in channels and channels[key].consume():
                     versions[key] = version
         for key, values in grouped.items():
+            if applied and key in applied:
+                # The task's conditional edge already reduced exactly these writes.
+                channel = channels[key] = applied[key]
+                versions[key] = version
+                if channel.is_available():
+                    updated.add(key)
+                continue
             channel = channels[key]
             if channel.update(values):
                 versions[key] = version

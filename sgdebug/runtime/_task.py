@@ -24,8 +24,8 @@ class Task:
     """One node execution in a superstep."""
 
     __slots__ = (
-        "done", "error", "id", "input", "interrupts", "name", "node", "path", "resume",
-        "triggers", "writes",
+        "applied", "done", "error", "id", "input", "interrupts", "name", "node", "path",
+        "resume", "triggers", "writes",
     )  # fmt: skip
 
     def __init__(
@@ -53,6 +53,9 @@ class Task:
         self.interrupts: tuple[Interrupt, ...] = ()
         self.resume: list[Any] | None = None
         """Answers to its interrupts, in call order."""
+        self.applied: dict[str, Any] | None = None
+        """Channels with only this task's writes applied, made for its conditional edges;
+        a step of this one task commits them as they are instead of reducing twice."""
 
     def __repr__(self) -> str:
         state = "done" if self.done else "error" if self.error else "pending"
