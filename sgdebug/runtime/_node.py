@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sgdebug.runtime._constants import END, PULL, ROOT, START, TASKS, branch_channel
@@ -125,6 +125,8 @@ class CompiledNode:
     """The writes of its static edges and joins, made after every run."""
     pull_path: tuple[str, str] = ("", "")
     """``('__pregel_pull', name)``, made once."""
+    route_cache: dict[str, dict[str, tuple[Write, ...]]] = field(default_factory=dict)
+    """Per branch, the routing writes of each string result seen so far."""
     speed: int = 0
     """Fast runs so far (``-1`` once a run was slow); the executor inlines proven-fast nodes."""
 

@@ -309,7 +309,9 @@ class Run:
 
     def next_tasks(self, *, add_order: bool = False) -> list[Task]:
         """The tasks the current channels trigger (Send tasks first, then pulled nodes)."""
-        return self._push_tasks() + self._pull_tasks(add_order)
+        if self.channels[TASKS].is_available():
+            return self._push_tasks() + self._pull_tasks(add_order)
+        return self._pull_tasks(add_order)
 
     def _should_stop(self, nodes: tuple[str, ...] | str, tasks: Sequence[Task]) -> bool:
         if not nodes:
@@ -357,6 +359,7 @@ class Run:
             candidates = hits[0] if len(hits) == 1 else sorted({n for ns in hits for n in ns})
         tasks = []
         nodes, all_seen = graph.nodes, self.versions_seen
+        step, stop, persist, ids = self.step, self.stop, self.persist, self._ids
         for name in candidates:
             node = nodes[name]
             seen = all_seen.get(name) or _NO_VERSIONS
@@ -364,8 +367,16 @@ class Run:
                 if versions.get(trigger, 0) > seen.get(trigger, 0) and (
                     channels[trigger].is_available()
                 ):
-                    state = self._read(node)
-                    tasks.append(self._task(node, node.pull_path, state, node.triggers))
+                    if name == START:
+                        state = channels[START].get()
+                    else:
+                        state = node.reader.read(channels, step, stop)
+                    if persist is None:
+                        ids.count += 1
+                        task_id = f"{ids.prefix}{ids.count:012x}"
+                    else:
+                        task_id = persist.task_id(node.pull_path)
+                    tasks.append(Task(task_id, name, node.pull_path, state, node.triggers, node))
                     break
         return tasks
 
@@ -510,11 +521,28 @@ class Run:
 
     def branch_writes(self, task: Task, writes: Sequence[Write], raw: Any) -> list[Write]:
         """Static edges, joins and conditional edges of ``task``'s node, after its writes."""
-        out: list[Write] = list(task.node.static_writes)
-        if not task.node.branches:
+        node = task.node
+        out: list[Write] = list(node.static_writes)
+        if not node.branches:
             return out
-        for branch, state in self._branch_inputs(task, writes, raw):
+        for branch, reader in node.branches:
+            try:
+                state = self._local_state(
+                    task, writes, reader or self.graph.state_reader, raw, reader
+                )
+            except Exception:
+                task.writes = []
+                raise
             result = branch.path(state)
+            if type(result) is str:
+                # A node name (or path-map key): its routing writes are the same every time.
+                cache = node.route_cache.setdefault(branch.name, {})
+                routes = cache.get(result)
+                if routes is None:
+                    dests = branch_destinations(branch, result)
+                    routes = cache[result] = tuple(route_writes(dests, self.graph.target))
+                out.extend(routes)
+                continue
             if type(result) not in PLAIN and inspect.isawaitable(result):
                 result = _await(result)
             out.extend(route_writes(branch_destinations(branch, result), self.graph.target))
