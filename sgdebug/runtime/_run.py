@@ -401,7 +401,10 @@ class Run:
     def execute(self) -> bool:
         """Run every pending task of the step; return True if a hook asked to pause."""
         tasks = self.tasks
-        pending = tasks if len(tasks) == 1 and not tasks[0].done else self._pending()
+        if len(tasks) == 1 and not tasks[0].done:
+            self.run_task(tasks[0])
+            return self.finish_execute(tasks)
+        pending = self._pending()
         run_tasks(self, pending)
         return self.finish_execute(pending)
 
