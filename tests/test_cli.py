@@ -133,3 +133,34 @@ def test_help_is_instant() -> None:
     elapsed = min(_run_cli_in_subprocess("--help")[1] for _ in range(3))
 
     assert elapsed < HELP_IMPORT_BUDGET_S, f"sgdebug --help took {elapsed * 1000:.0f} ms of CPU"
+
+
+def test_a_first_argument_that_is_no_command_is_a_target() -> None:
+    result = CliRunner().invoke(app, ["sgdebug.sample_graphs.linear:graph"], prog_name="sgdebug")
+
+    assert result.exit_code == 2
+    assert "the TUI is not available" in result.output
+    assert "sgdebug run sgdebug.sample_graphs.linear:graph" in result.output
+
+
+@pytest.mark.parametrize("command", ["open", "repl", "run", "graph", "demo"])
+def test_each_command_has_its_own_help(command: str) -> None:
+    result = CliRunner().invoke(app, [command, "--help"], prog_name="sgdebug")
+
+    assert result.exit_code == 0
+    assert f"Usage: sgdebug {command} [OPTIONS]" in result.output
+
+
+def test_a_target_with_help_shows_the_open_commands_help() -> None:
+    result = CliRunner().invoke(app, ["pkg.mod:graph", "--help"], prog_name="sgdebug")
+
+    assert result.exit_code == 0
+    assert "Usage: sgdebug open [OPTIONS] [TARGET]" in result.output
+    assert "--break-before NODE" in result.output
+
+
+def test_a_misspelt_command_is_not_taken_for_a_target() -> None:
+    result = CliRunner().invoke(app, ["rnu", "pkg.mod:graph"], prog_name="sgdebug")
+
+    assert result.exit_code == 2
+    assert "No such command 'rnu'. Did you mean 'run'?" in result.output

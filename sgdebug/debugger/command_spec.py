@@ -1,0 +1,115 @@
+"""A command of the command language: its words, arguments, help, key and behaviour."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sgdebug.debugger.parsing import Arg, usage_of
+from sgdebug.debugger.results import Outcome
+
+if TYPE_CHECKING:
+    from sgdebug.debugger.session import Session
+
+__all__ = ["CommandSpec", "Completer", "Runner"]
+
+Runner = Callable[["Session", Mapping[str, Any]], Outcome]
+"""Runs a parsed command on a session."""
+Completer = Callable[["Session", Sequence[str]], list[str]]
+"""Candidates for the next argument, given the arguments typed so far."""
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSpec:
+    """One command, defined once for the REPL, the TUI (keys, palette) and scripts."""
+
+    name: str
+    summary: str
+    """One line, for lists and the command palette."""
+    help: str
+    """The full help text."""
+    run: Runner
+    args: tuple[Arg, ...] = ()
+    aliases: tuple[str, ...] = ()
+    key: str | None = None
+    """The TUI key binding (Textual key name), if the command has one."""
+    group: str = "run"
+    """``run``, ``breakpoints``, ``state``, ``history`` or ``session`` (for help and palette)."""
+    completer: Completer | None = None
+    """Overrides the completion derived from ``args``."""
+
+    @property
+    def usage(self) -> str:
+        """``break before|after NODE [if EXPR]``."""
+        return usage_of(self.name, self.args)
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """Its name and aliases."""
+        return (self.name, *self.aliases)
+
+    def unavailable_reason(self, session: Session) -> str | None:
+        """Why it cannot run now (``None`` when it can)."""
+        return session.why_not(self.name)
+
+    def available(self, session: Session) -> bool:
+        """Whether it can run now (a TUI hides or greys it out when not)."""
+        return self.unavailable_reason(session) is None
+
+    def complete(self, session: Session, typed: Sequence[str] = ()) -> list[str]:
+        """Candidates for the next argument after the words ``typed``."""
+        if self.completer is not None:
+            return self.completer(session, typed)
+        index = 0
+        for position, arg in enumerate(self.args):
+            if arg.keyword is not None:
+                if index >= len(typed):
+                    return [arg.keyword]
+                if typed[index] != arg.keyword:
+                    if arg.optional:
+                        continue
+                    return []
+                index += 1
+            if index >= len(typed):
+                return candidates(session, arg)
+            if arg.kind == "expr":
+                later = [a.keyword for a in self.args[position + 1 :] if a.keyword]
+                found = [i for i in range(index, len(typed)) if typed[i] in later]
+                if not found:
+                    return later[:1]
+                index = found[0]
+                continue
+            index += 1
+        return []
+
+
+def candidates(session: Session, arg: Arg) -> list[str]:
+    """What may be typed for ``arg`` now."""
+    kind = arg.kind
+    found: list[str]
+    if kind == "node":
+        found = list(session.node_names)
+    elif kind == "channel":
+        found = list(session.channel_names)
+    elif kind == "snapshot":
+        found = snapshot_numbers(session)
+    elif kind == "breakpoint":
+        found = [str(b.number) for b in session.breakpoints]
+    elif kind == "command":
+        from sgdebug.debugger.commands import COMMANDS
+
+        found = [c.name for c in COMMANDS]
+    elif kind == "choice":
+        found = []
+    else:
+        found = []
+    return [*found, *arg.choices]
+
+
+def snapshot_numbers(session: Session) -> list[str]:
+    """The numbers ``history`` shows, newest first."""
+    outcome = session.history() if session.started else None
+    if outcome is None or not outcome.ok:
+        return []
+    return [str(e.index) for e in reversed(outcome.value)]

@@ -1,0 +1,317 @@
+"""The session's state and the machinery its verbs share (views, expressions, the store)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from sgdebug.debugger.breakpoints import ANY_NODE, Breakpoint, BreakpointTable
+from sgdebug.debugger.driver import Driver
+from sgdebug.debugger.evaluation import Evaluator, Provider, describe_error, safe_deepcopy
+from sgdebug.debugger.events import EventBus, HistoryChanged, Observer, Paused
+from sgdebug.debugger.history import snapshot_index
+from sgdebug.debugger.position import Position
+from sgdebug.debugger.results import Outcome, SessionStatus, SessionView, Stop
+from sgdebug.debugger.target import (
+    LoadedTargetLike,
+    SessionOptions,
+    SessionStore,
+    Target,
+    as_target,
+)
+from sgdebug.runtime import CommitRecord, CompiledStateGraph, Interrupt, Run
+
+__all__ = ["SessionCore"]
+
+_ALWAYS = frozenset(("help", "quit", "print", "graph", "breaks"))
+"""Verbs that work whatever the session is doing."""
+_MOTION = frozenset(("step", "task", "continue", "until"))
+_LIVE = frozenset(("paused", "error", "interrupted", "failed"))
+
+
+class SessionCore:
+    """A session's state and shared machinery; :class:`~.session.Session` adds the verbs."""
+
+    def __init__(
+        self,
+        target: Target | LoadedTargetLike | CompiledStateGraph,
+        *,
+        input: Any = None,
+        saver: Any = None,
+        store: SessionStore | None = None,
+        breakpoints: Sequence[Breakpoint] | None = None,
+        options: SessionOptions | None = None,
+    ) -> None:
+        """A session on ``target``; nothing runs until ``restart`` (or ``attach``).
+
+        ``breakpoints`` restores a saved table; by default the table holds #0 (on exception)
+        and the graph's compile-time ``interrupt_before``/``interrupt_after`` breakpoints.
+        """
+        self.target = as_target(target)
+        self.options = options or SessionOptions()
+        if saver is None:
+            from sgdebug.runtime.checkpoint import InMemorySaver
+
+            saver = InMemorySaver()
+        user = self.target.graph
+        self.compiled_graph: CompiledStateGraph = user.builder.compile(
+            checkpointer=saver, name=user.name
+        )
+        """The user's graph compiled with the session's checkpointer: what actually runs."""
+        self.store = store
+        self.bus = EventBus()
+        self.table = BreakpointTable(breakpoints or ())
+        if breakpoints is None:
+            self._add_compile_breakpoints(user)
+        self.evaluator = Evaluator(self.target.namespace)
+        self.driver = Driver(self.table, self.bus, self._check_condition, self._read_state)
+        self.position = Position(self.compiled_graph, self.driver, self.options.recursion_limit)
+        self.lock = threading.RLock()
+        self.input: Any = input
+        """The input of the current run (and what ``restart`` uses by default)."""
+        self.status: SessionStatus = "idle"
+        self.stop: Stop | None = None
+        """Why the run stopped where it is (``None`` before the first run)."""
+        self.interrupts: tuple[Interrupt, ...] = ()
+        """Pending ``interrupt()`` questions (status ``interrupted``)."""
+        self.retry_step: int | None = None
+        """The step that failed, until it is run again (edits keep it: edit, then retry)."""
+        self.last_commit: CommitRecord | None = None
+        """The last superstep committed in this run (per-channel old, writes, new)."""
+        self._last_view: SessionView | None = None
+        self._saved_breakpoints: tuple[Breakpoint, ...] | None = None
+        """The table as last saved to the store (``None``: never saved)."""
+
+    def _add_compile_breakpoints(self, graph: CompiledStateGraph) -> None:
+        before, after = graph.interrupt_before_nodes, graph.interrupt_after_nodes
+        for node in [ANY_NODE] if before == "*" else list(before):
+            self.table.add("before", node, origin="compile")
+        for node in [ANY_NODE] if after == "*" else list(after):
+            self.table.add("after", node, origin="compile")
+
+    # -- reading the session ---------------------------------------------------------------
+
+    @property
+    def label(self) -> str:
+        """The target's label."""
+        return self.target.label
+
+    @property
+    def thread_id(self) -> str | None:
+        """The thread of the current run."""
+        return self.position.thread_id
+
+    @property
+    def started(self) -> bool:
+        """Whether a run exists (live, or a stored snapshot to stand at)."""
+        return self.position.thread_id is not None
+
+    @property
+    def breakpoints(self) -> tuple[Breakpoint, ...]:
+        """Every breakpoint, by number (#0 is on-exception)."""
+        return self.table.all
+
+    @property
+    def node_names(self) -> tuple[str, ...]:
+        """The graph's nodes, in ``add_node`` order."""
+        return tuple(self.compiled_graph.builder.nodes)
+
+    @property
+    def channel_names(self) -> tuple[str, ...]:
+        """The state's keys that hold values (channels), in schema order."""
+        keys = self.compiled_graph.stream_keys
+        return (keys,) if isinstance(keys, str) else tuple(keys)
+
+    @property
+    def pending_tasks(self) -> tuple[str, ...]:
+        """Names of the pending superstep's tasks that have not run yet."""
+        if not self.started:
+            return ()
+        return tuple(t.name for t in self.position.tasks() if t.state == "pending")
+
+    @property
+    def run(self) -> Run | None:
+        """The live run (front ends should not drive it; for tests and tools)."""
+        return self.position.run
+
+    def subscribe(self, observer: Observer) -> Callable[[], None]:
+        """Receive :mod:`~sgdebug.debugger.events`; returns a function that unsubscribes."""
+        return self.bus.subscribe(observer)
+
+    def request_pause(self) -> None:
+        """Ask a running verb to pause at the next superstep boundary (from any thread)."""
+        if self.status == "running":
+            self.driver.pause_requested.set()
+
+    def view(self) -> SessionView:
+        """Everything a front end draws; while a verb runs, the view taken when it began."""
+        if not self.lock.acquire(blocking=False):
+            if self._last_view is not None:
+                return self._last_view
+            self.lock.acquire()
+        try:
+            self._last_view = self._build_view()
+            return self._last_view
+        finally:
+            self.lock.release()
+
+    def _build_view(self) -> SessionView:
+        pos = self.position
+        started = self.started
+        error = self.stop.error if self.stop is not None else None
+        return SessionView(
+            label=self.label,
+            status=self.status,
+            stop=self.stop,
+            thread_id=pos.thread_id,
+            checkpoint_id=pos.checkpoint_id,
+            snapshot_index=self._snapshot_index(),
+            step=pos.step,
+            values=pos.values() if started else {},
+            tasks=pos.tasks() if started else (),
+            interrupts=self.interrupts,
+            breakpoints=self.table.all,
+            last_commit=self.last_commit,
+            error=error if self.status in ("error", "failed") else None,
+            mutations=tuple(pos.mutations),
+            input=self.input,
+        )
+
+    def _snapshot_index(self) -> int | None:
+        pos = self.position
+        current = pos.checkpoint_id
+        if pos.thread_id is None or current is None:
+            return None
+        return snapshot_index(self.compiled_graph, pos.thread_id, current)
+
+    # -- availability ----------------------------------------------------------------------
+
+    def why_not(self, verb: str) -> str | None:
+        """Why ``verb`` cannot run now (``None`` when it can): the one availability rule."""
+        status = self.status
+        if status == "closed":
+            return "the session is closed"
+        if verb in _ALWAYS:
+            return None
+        if status == "running":
+            return "busy: a command is running (request a pause first)"
+        if verb in ("break", "tbreak", "watch", "delete", "enable", "disable", "restart"):
+            return None
+        if not self.started:
+            return "no run yet: `restart [INPUT]` starts one"
+        if verb in _MOTION:
+            return self._why_not_move(verb)
+        if verb == "retry":
+            if status == "error" or (status == "paused" and self.retry_step is not None):
+                return None
+            return "nothing to retry: no node raised"
+        if verb == "resume":
+            return None if status == "interrupted" else "nothing to resume: no interrupt() waits"
+        if verb == "abort":
+            return None if status in _LIVE else f"no run to abort (the run is {status})"
+        return None
+
+    def _why_not_move(self, verb: str) -> str | None:
+        status = self.status
+        if status == "error":
+            node = self.stop.error.node if self.stop and self.stop.error else None
+            who = f"node {node!r}" if node else "a node"
+            return f"{who} raised: `retry` the step, edit the state, or `abort`"
+        if status == "interrupted":
+            return "the graph waits for an answer: `resume EXPR`"
+        if status in ("done", "aborted"):
+            word = "finished" if status == "done" else "was aborted"
+            return f"the run {word}: `restart [INPUT]`, or `goto` a snapshot"
+        if verb == "task" and status == "paused" and not self.pending_tasks:
+            return "no pending task in this step"
+        return None
+
+    # -- expressions -----------------------------------------------------------------------
+
+    def providers(self, run: Run | None = None) -> dict[str, Provider]:
+        """The session names an expression may use, each computed only when used."""
+        pos = self.position
+
+        def state() -> Any:
+            values = self._read_state(run) if run is not None else pos.values()
+            return safe_deepcopy(values)
+
+        def error() -> Any:
+            info = self.stop.error if self.stop is not None else None
+            return info.exception if info is not None else None
+
+        return {
+            "state": state,
+            "snapshot": pos.snapshot,
+            "tasks": pos.tasks,
+            "graph": lambda: self.compiled_graph,
+            "interrupts": lambda: self.interrupts,
+            "error": error,
+        }
+
+    def evaluate(self, expr: str, extra: Mapping[str, Any] | None = None) -> Any:
+        """The value of a user expression; raises ``ExpressionError`` (only)."""
+        return self.evaluator.evaluate(expr, self._with_extra(self.providers(), extra or {}))
+
+    def _check_condition(self, expr: str, run: Run, extra: Mapping[str, Any]) -> bool:
+        return self.evaluator.truth(expr, self._with_extra(self.providers(run), extra))
+
+    @staticmethod
+    def _with_extra(
+        providers: dict[str, Provider], extra: Mapping[str, Any]
+    ) -> dict[str, Provider]:
+        for name, value in extra.items():
+            providers[name] = _constant(value)
+        return providers
+
+    def _read_state(self, run: Run) -> Any:
+        return run.read_values(self.compiled_graph.stream_keys)
+
+    # -- outcomes, events, store -----------------------------------------------------------
+
+    def _refuse(self, command: str, reason: str) -> Outcome:
+        """The verb cannot run: nothing changed."""
+        return Outcome(command, False, self.status, reason)
+
+    def _answer(self, command: str, value: Any, message: str = "") -> Outcome:
+        """A query's result."""
+        return Outcome(command, True, self.status, message, value=value)
+
+    def _publish(self, outcome: Outcome, *, history: bool = True) -> Outcome:
+        """After a verb moved or changed the run: tell observers, persist, return."""
+        pos = self.position
+        if history and pos.thread_id is not None:
+            self.bus.emit(HistoryChanged(pos.thread_id, pos.checkpoint_id))
+        self._last_view = self._build_view()
+        self.bus.emit(Paused(self._last_view))
+        return self._finish(outcome)
+
+    def _finish(self, outcome: Outcome) -> Outcome:
+        """Persist what changed; a store failure becomes a note on the outcome."""
+        notes = self._sync_store()
+        return replace(outcome, notes=(*outcome.notes, *notes)) if notes else outcome
+
+    def _store_call(self, method: str, *args: Any) -> str | None:
+        if self.store is None:
+            return None
+        try:
+            getattr(self.store, method)(*args)
+        except Exception as exc:
+            return f"warning: the session file was not updated ({describe_error(exc)})"
+        return None
+
+    def _sync_store(self) -> list[str]:
+        if self.store is None or self.table.all == self._saved_breakpoints:
+            return []
+        self._saved_breakpoints = self.table.all
+        note = self._store_call("save_breakpoints", [bp.to_dict() for bp in self.table.all])
+        return [note] if note else []
+
+
+def _constant(value: Any) -> Provider:
+    def provide() -> Any:
+        return value
+
+    return provide

@@ -1,0 +1,125 @@
+"""Verbs that edit state: ``set`` (replace, bypassing reducers) and ``update`` (through them).
+
+Every edit is checked first (known keys; the pydantic schema, if the state has one) and a
+refused edit changes nothing. An accepted edit makes a new snapshot. Without ``as`` the
+pending superstep keeps its nodes (they run again on the edited state); ``update ... as
+NODE`` follows LangGraph's ``update_state``: the values are applied as if NODE returned
+them, so NODE's edges decide what runs next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sgdebug.debugger.editing import EditError, as_updates, check_keys, replace_write, validate_edit
+from sgdebug.debugger.evaluation import ExpressionError, describe_error
+from sgdebug.debugger.events import Edited
+from sgdebug.debugger.motion import MotionVerbs
+from sgdebug.debugger.results import Outcome, SessionStatus, Stop
+
+__all__ = ["EditVerbs"]
+
+Write = tuple[str, Any]
+
+
+class EditVerbs(MotionVerbs):
+    """Changing the state between supersteps."""
+
+    def set(self, key: str, expr: str) -> Outcome:
+        """Replace ``key``'s value by the value of ``expr`` (a reducer is bypassed)."""
+        with self.lock:
+            if reason := self.why_not("set"):
+                return self._refuse("set", reason)
+            graph = self.compiled_graph
+            try:
+                check_keys(graph, [key])
+                write = replace_write(graph, key, self.evaluate(expr))
+                validate_edit(graph, self.position.values(), [write])
+            except (ExpressionError, EditError) as exc:
+                return self._refuse("set", f"{key} not changed: {exc}")
+            return self._edit("set", [write])
+
+    def update(self, expr: str, as_node: str | None = None) -> Outcome:
+        """Apply the dict ``expr`` through the reducers (as if ``as_node`` returned it)."""
+        with self.lock:
+            if reason := self.why_not("update"):
+                return self._refuse("update", reason)
+            graph = self.compiled_graph
+            try:
+                values = as_updates(self.evaluate(expr))
+                check_keys(graph, list(values))
+                validate_edit(graph, self.position.values(), list(values.items()))
+            except (ExpressionError, EditError) as exc:
+                return self._refuse("update", f"state not changed: {exc}")
+            if not values:
+                return self._refuse("update", "state not changed: the update is empty")
+            if as_node is None:
+                return self._edit("update", list(values.items()))
+            return self._update_as(values, as_node)
+
+    def _edit(self, command: str, writes: Sequence[Write]) -> Outcome:
+        before = self.status
+        run = self._live(command)
+        if isinstance(run, Outcome):
+            return run
+        done = [t for t in run.tasks if t.done]
+        if done and before == "interrupted":
+            names = ", ".join(t.name for t in done)
+            return self._refuse(
+                command,
+                f"state not changed: {names} already ran in this interrupted step and their "
+                "writes are applied; `resume` first, or `goto` the snapshot to edit it",
+            )
+        for task in done:
+            task.done = False
+        try:
+            run.edit(writes)
+        except Exception as exc:
+            return self._refuse(command, f"state not changed: {describe_error(exc)}")
+        self.driver.planned = tuple(t.name for t in run.tasks)
+        keys = tuple(k for k, _ in writes)
+        rerun = f"; {len(done)} task(s) that had run in this step will run again" if done else ""
+        verb = "Set" if command == "set" else "Updated (through reducers)"
+        message = f"{verb} {', '.join(keys)}{rerun}."
+        return self._edited(command, keys, None, before, message)
+
+    def _update_as(self, values: dict[str, Any], as_node: str) -> Outcome:
+        pos = self.position
+        assert pos.thread_id is not None
+        try:
+            config = self.compiled_graph.update_state(
+                pos.config(pos.checkpoint_id), values, as_node
+            )
+        except Exception as exc:
+            return self._refuse("update", f"state not changed: {describe_error(exc)}")
+        pos.open(pos.thread_id, config["configurable"]["checkpoint_id"])
+        run = self._live("update")
+        if isinstance(run, Outcome):
+            return run
+        keys = tuple(values)
+        nxt = ", ".join(t.name for t in run.tasks) or "nothing"
+        message = f"Updated {', '.join(keys)} as {as_node}; next: {nxt}."
+        return self._edited("update", keys, as_node, "paused", message)
+
+    def _edited(
+        self,
+        command: str,
+        keys: tuple[str, ...],
+        as_node: str | None,
+        before: SessionStatus,
+        message: str,
+    ) -> Outcome:
+        run = self.position.run
+        assert run is not None
+        status: SessionStatus = "paused"
+        if run.phase == "done":
+            status = "done"
+        elif before == "interrupted":
+            status = "interrupted"
+        else:
+            self.interrupts = ()
+        self.status = status
+        self.stop = Stop("edit", run.step, interrupts=self.interrupts)
+        self.bus.emit(Edited(keys, as_node, self.position.checkpoint_id))
+        return self._publish(Outcome(command, True, status, message, self.stop))

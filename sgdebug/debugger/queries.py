@@ -1,0 +1,221 @@
+"""Verbs that look (state, tasks, print, history, show, diff, graph) and breakpoint verbs."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from sgdebug.debugger.breakpoints import ANY_NODE, BreakpointError
+from sgdebug.debugger.core import SessionCore
+from sgdebug.debugger.evaluation import ExpressionError, compile_expression
+from sgdebug.debugger.events import BreakpointsChanged
+from sgdebug.debugger.history import SnapshotError, diff_values, list_history, resolve
+from sgdebug.debugger.results import (
+    EdgeInfo,
+    GraphSummary,
+    HistoryEntry,
+    NodeMark,
+    Outcome,
+    SnapshotDiff,
+)
+from sgdebug.runtime import START, StateSnapshot
+
+__all__ = ["QueryVerbs"]
+
+
+class QueryVerbs(SessionCore):
+    """Reading the session, and managing breakpoints."""
+
+    # -- looking -------------------------------------------------------------------------
+
+    def state(self) -> Outcome:
+        """The current state values (``value``)."""
+        with self.lock:
+            if reason := self.why_not("state"):
+                return self._refuse("state", reason)
+            return self._answer("state", self.position.values())
+
+    def tasks(self) -> Outcome:
+        """The pending superstep's tasks (``value``: tuple of ``TaskInfo``)."""
+        with self.lock:
+            if reason := self.why_not("tasks"):
+                return self._refuse("tasks", reason)
+            tasks = self.position.tasks()
+            return self._answer("tasks", tasks, f"step {self.position.step}: {len(tasks)} task(s)")
+
+    def print(self, expr: str) -> Outcome:
+        """The value of a Python expression over ``state``, ``snapshot``, ``tasks``, ``graph``."""
+        with self.lock:
+            if reason := self.why_not("print"):
+                return self._refuse("print", reason)
+            try:
+                return self._answer("print", self.evaluate(expr))
+            except ExpressionError as exc:
+                return self._refuse("print", str(exc))
+
+    def history(self) -> Outcome:
+        """Every snapshot of the run's thread, oldest first (``value``: ``HistoryEntry`` s)."""
+        with self.lock:
+            if reason := self.why_not("history"):
+                return self._refuse("history", reason)
+            return self._answer("history", self._entries())
+
+    def show(self, ref: str | None = None) -> Outcome:
+        """One snapshot (``value``: its ``StateSnapshot``); the current one by default."""
+        with self.lock:
+            if reason := self.why_not("show"):
+                return self._refuse("show", reason)
+            try:
+                entry = self._entry(ref)
+                return self._answer("show", self._snapshot(entry), f"snapshot {entry.index}")
+            except SnapshotError as exc:
+                return self._refuse("show", str(exc))
+
+    def diff(self, a: str | None = None, b: str | None = None) -> Outcome:
+        """What changed between two snapshots (default: the current one and its parent)."""
+        with self.lock:
+            if reason := self.why_not("diff"):
+                return self._refuse("diff", reason)
+            try:
+                new = self._entry(b)
+                if a is None:
+                    if new.parent_index is None:
+                        return self._refuse("diff", "the first snapshot has no parent to compare")
+                    old = self._entries()[new.parent_index]
+                else:
+                    old = self._entry(a)
+            except SnapshotError as exc:
+                return self._refuse("diff", str(exc))
+            changes = diff_values(self._snapshot(old).values, self._snapshot(new).values)
+            return self._answer("diff", SnapshotDiff(old.index, new.index, changes))
+
+    def graph(self) -> Outcome:
+        """The graph's nodes (breakpoint and pending marks) and edges."""
+        with self.lock:
+            drawing = self.compiled_graph.get_graph()
+            pending = set(self.pending_tasks)
+            befores = {b.target for b in self.table.all if b.kind == "before" and b.enabled}
+            afters = {b.target for b in self.table.all if b.kind == "after" and b.enabled}
+            nodes = tuple(
+                NodeMark(
+                    name,
+                    name != START and bool(befores & {name, ANY_NODE}),
+                    name != START and bool(afters & {name, ANY_NODE}),
+                    name in pending,
+                )
+                for name in drawing.nodes
+            )
+            edges = tuple(EdgeInfo(e.source, e.target, e.conditional) for e in drawing.edges)
+            return self._answer("graph", GraphSummary(nodes, edges, drawing.draw_mermaid()))
+
+    def _entries(self) -> tuple[HistoryEntry, ...]:
+        pos = self.position
+        assert pos.thread_id is not None
+        return list_history(self.compiled_graph, pos.thread_id, pos.checkpoint_id)
+
+    def _entry(self, ref: str | None) -> HistoryEntry:
+        entries = self._entries()
+        if ref is None:
+            current = [e for e in entries if e.current]
+            if not current:
+                raise SnapshotError("the session is not at a snapshot")
+            return current[0]
+        return resolve(entries, ref)
+
+    def _snapshot(self, entry: HistoryEntry) -> StateSnapshot:
+        pos = self.position
+        latest = entry.head and entry.checkpoint_id == pos.latest_id()
+        return self.compiled_graph.get_state(pos.config(None if latest else entry.checkpoint_id))
+
+    # -- breakpoints ---------------------------------------------------------------------
+
+    def break_(
+        self,
+        when: Literal["before", "after"],
+        node: str,
+        condition: str | None = None,
+        *,
+        temporary: bool = False,
+    ) -> Outcome:
+        """Break ``before``/``after`` the superstep that runs ``node`` (``*``: any node)."""
+        command = "tbreak" if temporary else "break"
+        with self.lock:
+            if reason := self.why_not(command):
+                return self._refuse(command, reason)
+            if node != ANY_NODE and node not in self.compiled_graph.builder.nodes:
+                nodes = ", ".join(self.node_names)
+                return self._refuse(command, f"no node named {node!r} (nodes: {nodes})")
+            if reason := _bad_condition(condition):
+                return self._refuse(command, reason)
+            bp = self.table.add(when, node, condition, temporary=temporary)
+            return self._changed(command, bp, f"Breakpoint {bp.number}: {bp.describe()}")
+
+    def tbreak(
+        self, when: Literal["before", "after"], node: str, condition: str | None = None
+    ) -> Outcome:
+        """A breakpoint deleted after it fires once."""
+        return self.break_(when, node, condition, temporary=True)
+
+    def watch(self, channel: str, condition: str | None = None) -> Outcome:
+        """Break after a superstep that changes ``channel`` (``old``/``new`` in the condition)."""
+        with self.lock:
+            if reason := self.why_not("watch"):
+                return self._refuse("watch", reason)
+            if channel not in self.channel_names:
+                keys = ", ".join(self.channel_names)
+                return self._refuse("watch", f"no channel named {channel!r} (channels: {keys})")
+            if reason := _bad_condition(condition):
+                return self._refuse("watch", reason)
+            bp = self.table.add("watch", channel, condition)
+            return self._changed("watch", bp, f"Watchpoint {bp.number}: {bp.describe()}")
+
+    def delete(self, number: int | None = None) -> Outcome:
+        """Delete breakpoint ``number``, or every breakpoint but #0 when ``None``."""
+        with self.lock:
+            if reason := self.why_not("delete"):
+                return self._refuse("delete", reason)
+            if number is None:
+                removed = self.table.clear()
+                return self._changed("delete", removed, f"Deleted {len(removed)} breakpoint(s).")
+            try:
+                bp = self.table.delete(number)
+            except BreakpointError as exc:
+                return self._refuse("delete", str(exc))
+            return self._changed("delete", bp, f"Deleted breakpoint {number}: {bp.describe()}")
+
+    def enable(self, number: int) -> Outcome:
+        """Enable breakpoint ``number``."""
+        return self._toggle("enable", number, True)
+
+    def disable(self, number: int) -> Outcome:
+        """Disable breakpoint ``number`` (#0 stops pausing on exceptions)."""
+        return self._toggle("disable", number, False)
+
+    def breaks(self) -> Outcome:
+        """Every breakpoint (``value``: tuple of ``Breakpoint``)."""
+        with self.lock:
+            return self._answer("breaks", self.table.all)
+
+    def _toggle(self, command: str, number: int, enabled: bool) -> Outcome:
+        with self.lock:
+            if reason := self.why_not(command):
+                return self._refuse(command, reason)
+            try:
+                bp = self.table.set_enabled(number, enabled)
+            except BreakpointError as exc:
+                return self._refuse(command, str(exc))
+            word = "Enabled" if enabled else "Disabled"
+            return self._changed(command, bp, f"{word} breakpoint {number}: {bp.describe()}")
+
+    def _changed(self, command: str, value: object, message: str) -> Outcome:
+        self.bus.emit(BreakpointsChanged(self.table.all))
+        return self._finish(self._answer(command, value, message))
+
+
+def _bad_condition(condition: str | None) -> str | None:
+    if condition is None:
+        return None
+    try:
+        compile_expression(condition)
+    except ExpressionError as exc:
+        return f"bad condition: {exc}"
+    return None

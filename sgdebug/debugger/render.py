@@ -1,0 +1,223 @@
+"""Plain-text rendering of outcomes, for headless runs and as a fallback for front ends.
+
+Front ends may draw the same data richer (through ``sgdebug.inspect``); this module keeps
+the headless output readable with nothing but the standard library.
+"""
+
+from __future__ import annotations
+
+import pprint
+import reprlib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from sgdebug.debugger.breakpoints import Breakpoint
+from sgdebug.debugger.results import (
+    GraphSummary,
+    HistoryEntry,
+    Hit,
+    Outcome,
+    SnapshotDiff,
+    Stop,
+    TaskInfo,
+)
+from sgdebug.runtime import StateSnapshot
+from sgdebug.runtime.channels import MISSING
+
+__all__ = [
+    "describe_hit",
+    "describe_stop",
+    "format_breakpoints",
+    "format_history",
+    "format_outcome",
+    "format_tasks",
+    "format_value",
+    "preview",
+]
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = 60
+_SHORT.maxother = 60
+_SHORT.maxlist = 6
+_SHORT.maxdict = 6
+_SHORT.maxlevel = 3
+
+
+def preview(value: Any) -> str:
+    """A one-line, bounded ``repr``."""
+    if value is MISSING:
+        return "(empty)"
+    try:
+        return _SHORT.repr(value)
+    except Exception:
+        return object.__repr__(value)
+
+
+def format_value(value: Any, width: int = 100) -> str:
+    """A full, pretty-printed ``repr`` (for ``print`` and ``state``)."""
+    try:
+        return pprint.pformat(value, width=width, sort_dicts=False)
+    except Exception:
+        return object.__repr__(value)
+
+
+def describe_hit(hit: Hit) -> str:
+    """``breakpoint 2 (after node_1) hit 1 time``, plus a watch's change."""
+    bp = hit.breakpoint
+    text = f"breakpoint {bp.number} ({bp.describe()})"
+    if bp.kind == "watch":
+        text += f": {bp.target} {preview(hit.old)} -> {preview(hit.new)}"
+    elif hit.nodes and bp.kind != "exception":
+        text += f" at {', '.join(hit.nodes)}"
+    if hit.condition_error:
+        text += f" [condition failed: {hit.condition_error}]"
+    return text
+
+
+def describe_stop(stop: Stop) -> str:
+    """One paragraph: why the run stopped and where."""
+    kind = stop.kind
+    error = stop.error
+    if kind == "exception" and error is not None:
+        return (
+            f"Node {error.node!r} raised {error.error_type}: {error.message}\n"
+            f"Nothing of step {error.step} was committed: edit the state and `retry`, or `abort`."
+        )
+    if kind == "failed" and error is not None:
+        where = f" in node {error.node!r}" if error.node else ""
+        return f"The run failed{where} at step {error.step}: {error.error_type}: {error.message}"
+    if kind == "interrupt":
+        asked = "; ".join(f"{preview(i.value)} (id {i.id})" for i in stop.interrupts)
+        return f"Interrupted at step {stop.step}: the graph asks {asked}. Answer: `resume EXPR`."
+    hits = "; ".join(describe_hit(h) for h in stop.hits)
+    if kind == "done":
+        return f"The run finished. {hits}." if hits else "The run finished."
+    if kind == "breakpoint":
+        return f"Stopped before step {stop.step} at {hits}."
+    text = {
+        "start": "Started: paused before step",
+        "step": "Paused before step",
+        "task": f"Ran task {stop.node}; at step" if stop.node else "Ran one task; at step",
+        "until": f"Reached {stop.node}: paused before step",
+        "pause": "Paused on request before step",
+        "edit": "State edited; pending step",
+        "goto": "Moved to the snapshot before step",
+        "aborted": "Run aborted at step",
+    }.get(kind, kind)
+    return f"{text} {stop.step}."
+
+
+def format_tasks(tasks: Iterable[TaskInfo]) -> str:
+    """One line per task: state, name, input preview."""
+    lines = [f"  [{t.state}] {t.name}  input={preview(t.input)}" for t in tasks]
+    return "\n".join(lines) if lines else "  (no pending tasks)"
+
+
+def format_breakpoints(breakpoints: Iterable[Breakpoint]) -> str:
+    """A pdb-like breakpoint table."""
+    lines = ["Num  Enabled  Hits  What"]
+    for bp in breakpoints:
+        what = bp.describe() + (" (temporary)" if bp.temporary else "")
+        if bp.origin == "compile":
+            what += " (from compile())"
+        lines.append(f"{bp.number:<4} {'yes' if bp.enabled else 'no':<8} {bp.hits:<5} {what}")
+    return "\n".join(lines)
+
+
+def format_history(entries: Iterable[HistoryEntry]) -> str:
+    """One line per snapshot, oldest first; ``*`` marks the current one."""
+    lines = []
+    for e in entries:
+        mark = "*" if e.current else " "
+        parent = "" if e.parent_index is None else f" <- {e.parent_index}"
+        ran = f" ran {', '.join(e.ran)}" if e.ran else ""
+        lines.append(f"{mark}{e.index:>4}  step {e.step:<4} {e.source:<6}{ran}{parent}")
+    return "\n".join(lines)
+
+
+def _format_mapping(values: Any) -> str:
+    if isinstance(values, Mapping):
+        if not values:
+            return "  (empty)"
+        return "\n".join(f"  {k} = {format_value(v)}" for k, v in values.items())
+    return "  " + format_value(values)
+
+
+def _format_diff(diff: SnapshotDiff) -> str:
+    head = f"diff {diff.a} -> {diff.b}"
+    if not diff.changes:
+        return head + ": no change"
+    lines = [head]
+    for c in diff.changes:
+        if c.kind == "changed":
+            lines.append(f"  ~ {c.key}: {preview(c.old)} -> {preview(c.new)}")
+        elif c.kind == "added":
+            lines.append(f"  + {c.key}: {preview(c.new)}")
+        else:
+            lines.append(f"  - {c.key}: {preview(c.old)}")
+    return "\n".join(lines)
+
+
+def _format_graph(graph: GraphSummary) -> str:
+    lines = ["nodes:"]
+    for node in graph.nodes:
+        marks = "".join(
+            m for m, on in (("B", node.before), ("A", node.after), ("*", node.pending)) if on
+        )
+        lines.append(f"  {node.name}" + (f"  [{marks}]" if marks else ""))
+    lines.append("edges:")
+    for edge in graph.edges:
+        arrow = "-?->" if edge.conditional else "--->"
+        lines.append(f"  {edge.source} {arrow} {edge.target}")
+    return "\n".join(lines)
+
+
+def _format_snapshot(snapshot: StateSnapshot) -> str:
+    meta = snapshot.metadata or {}
+    lines = [f"step {meta.get('step')} ({meta.get('source')}), next: {', '.join(snapshot.next)}"]
+    lines.append(_format_mapping(snapshot.values))
+    return "\n".join(lines)
+
+
+def _format_value_of(outcome: Outcome) -> str:
+    value = outcome.value
+    command = outcome.command
+    if isinstance(value, SnapshotDiff):
+        return _format_diff(value)
+    if isinstance(value, GraphSummary):
+        return _format_graph(value)
+    if isinstance(value, StateSnapshot):
+        return _format_snapshot(value)
+    if isinstance(value, Breakpoint):
+        return ""
+    if command == "state":
+        return _format_mapping(value)
+    if command == "tasks":
+        return format_tasks(value)
+    if command == "breaks":
+        return format_breakpoints(value)
+    if command == "history":
+        return format_history(value)
+    if command == "help" and isinstance(value, str):
+        return value
+    if command == "print":
+        return format_value(value)
+    return ""
+
+
+def format_outcome(outcome: Outcome) -> str:
+    """The text a headless run prints for one command."""
+    parts = []
+    if not outcome.ok:
+        parts.append(f"*** {outcome.message}")
+    else:
+        body = _format_value_of(outcome)
+        if outcome.message:
+            parts.append(outcome.message)
+        if body:
+            parts.append(body)
+        error = outcome.stop.error if outcome.stop is not None else None
+        if error is not None and error.traceback:
+            parts.append(error.traceback.rstrip())
+    parts.extend(outcome.notes)
+    return "\n".join(parts)

@@ -1,0 +1,281 @@
+"""What the session hands to front ends: frozen data only (outcomes, stops, tasks, views).
+
+Values inside (state values, task inputs, ``CommitRecord`` s) are the runtime's objects,
+passed through untouched so ``sgdebug.inspect`` can turn them into rows and previews.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from sgdebug.debugger.breakpoints import Breakpoint
+from sgdebug.runtime import CommitRecord, Interrupt
+
+__all__ = [
+    "EdgeInfo",
+    "ErrorInfo",
+    "GraphSummary",
+    "HistoryEntry",
+    "Hit",
+    "Mutation",
+    "NodeMark",
+    "Outcome",
+    "SessionStatus",
+    "SessionView",
+    "SnapshotDiff",
+    "Stop",
+    "StopKind",
+    "TaskInfo",
+    "ValueChange",
+]
+
+SessionStatus = Literal[
+    "idle", "running", "paused", "error", "interrupted", "done", "aborted", "failed", "closed"
+]
+"""Where the session stands.
+
+* ``idle``: no run yet (``restart`` starts one);
+* ``running``: a verb is moving the run (another thread may call ``request_pause``);
+* ``paused``: between supersteps (or between tasks of one), ready to move;
+* ``error``: a node raised; nothing was committed; ``retry``, edit state, or ``abort``;
+* ``interrupted``: ``interrupt()`` in a node waits for ``resume EXPR``;
+* ``done``: the run finished (nothing left to run);
+* ``aborted``: the user gave up the run (``abort``);
+* ``failed``: the run stopped on an error outside a node's body (recursion limit,
+  invalid update, or an exception while on-exception breaking is disabled); moving
+  again restarts from the last snapshot;
+* ``closed``: ``quit`` was called.
+"""
+
+StopKind = Literal[
+    "start",
+    "step",
+    "task",
+    "until",
+    "breakpoint",
+    "exception",
+    "interrupt",
+    "pause",
+    "done",
+    "edit",
+    "goto",
+    "aborted",
+    "failed",
+]
+"""Why the run stopped where it is."""
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorInfo:
+    """An exception raised by a node (or by the run around it)."""
+
+    node: str | None
+    """The node that raised, ``None`` for an error outside any node."""
+    task_id: str | None
+    """The failing task's id."""
+    error_type: str
+    """The exception's class name."""
+    message: str
+    """``str(exception)``."""
+    traceback: str
+    """The user's traceback, without the runtime's own frames, with PEP 678 notes."""
+    step: int
+    """The superstep that failed (nothing of it was committed)."""
+    state: Any
+    """The state the failed step started from."""
+    exception: BaseException | None = field(default=None, compare=False)
+    """The exception object itself (``None`` after a session was reopened)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A breakpoint that fired."""
+
+    breakpoint: Breakpoint
+    """The breakpoint, with its hit count after this hit."""
+    nodes: tuple[str, ...] = ()
+    """The tasks of the step that matched (before/after breakpoints)."""
+    old: Any = None
+    """For a watch: the channel's value before the commit (``MISSING`` when empty)."""
+    new: Any = None
+    """For a watch: the channel's value after the commit."""
+    condition_error: str | None = None
+    """The condition raised: the breakpoint fired so the user can see why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Why the run stopped, and what the user should look at."""
+
+    kind: StopKind
+    step: int
+    """The superstep the run is about to run (or that failed)."""
+    hits: tuple[Hit, ...] = ()
+    """Breakpoints that fired (several may fire at once)."""
+    error: ErrorInfo | None = None
+    """For ``exception`` and ``failed``."""
+    interrupts: tuple[Interrupt, ...] = ()
+    """For ``interrupt``: what the nodes asked."""
+    node: str | None = None
+    """For ``until`` and ``task``: the node."""
+
+
+@dataclass(frozen=True, slots=True)
+class TaskInfo:
+    """One task of the pending superstep."""
+
+    id: str
+    name: str
+    path: tuple[Any, ...]
+    input: Any
+    """What the node receives (its state view, or a Send's argument)."""
+    triggers: tuple[str, ...]
+    send: bool
+    """Created by a ``Send``."""
+    done: bool
+    """Ran successfully in this step (its writes wait for the commit)."""
+    writes: tuple[tuple[str, Any], ...] = ()
+    """Its writes once run (state writes, then routing)."""
+    error: BaseException | str | None = None
+    interrupts: tuple[Interrupt, ...] = ()
+
+    @property
+    def state(self) -> Literal["pending", "done", "error", "interrupted"]:
+        """``pending``, ``done``, ``error`` or ``interrupted``."""
+        if self.error is not None:
+            return "error"
+        if self.interrupts:
+            return "interrupted"
+        return "done" if self.done else "pending"
+
+
+@dataclass(frozen=True, slots=True)
+class Mutation:
+    """A value a node changed in place (without writing it) during a step."""
+
+    step: int
+    channel: str
+    nodes: tuple[str, ...]
+    """The nodes of that step that were given the value (one of them mutated it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One snapshot of the session's thread."""
+
+    index: int
+    """Its number in creation order (what ``goto``/``diff``/``show`` take); 0 is the input."""
+    checkpoint_id: str
+    parent_index: int | None
+    """The snapshot it follows (its parent in the history tree)."""
+    step: int
+    source: str
+    """``input``, ``loop`` (a superstep), ``update`` (an edit) or ``fork``."""
+    created_at: str
+    ran: tuple[str, ...]
+    """The tasks whose writes made it (for ``loop`` snapshots)."""
+    current: bool
+    """The session is positioned here."""
+    head: bool
+    """No snapshot follows it: the end of a branch."""
+
+
+@dataclass(frozen=True, slots=True)
+class ValueChange:
+    """One key that differs between two snapshots."""
+
+    key: str
+    kind: Literal["added", "removed", "changed"]
+    old: Any = None
+    new: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotDiff:
+    """What changed from snapshot ``a`` to snapshot ``b``."""
+
+    a: int
+    b: int
+    changes: tuple[ValueChange, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NodeMark:
+    """A node of the graph with what the session knows about it."""
+
+    name: str
+    before: bool
+    """An enabled ``before`` breakpoint applies to it."""
+    after: bool
+    """An enabled ``after`` breakpoint applies to it."""
+    pending: bool
+    """It has a task in the pending superstep."""
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeInfo:
+    """An edge of the drawing (``conditional`` for a branch's possible targets)."""
+
+    source: str
+    target: str
+    conditional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GraphSummary:
+    """The graph's nodes (with breakpoint and pending marks) and edges."""
+
+    nodes: tuple[NodeMark, ...]
+    edges: tuple[EdgeInfo, ...]
+    mermaid: str
+    """The Mermaid source of the drawing."""
+
+
+@dataclass(frozen=True, slots=True)
+class SessionView:
+    """Everything a front end draws, taken at one moment."""
+
+    label: str
+    status: SessionStatus
+    stop: Stop | None
+    thread_id: str | None
+    checkpoint_id: str | None
+    """The snapshot the session is positioned at."""
+    snapshot_index: int | None
+    step: int
+    """The superstep the pending tasks belong to."""
+    values: Any
+    """The current state (channel values; what ``state`` shows)."""
+    tasks: tuple[TaskInfo, ...]
+    """The pending superstep's tasks."""
+    interrupts: tuple[Interrupt, ...]
+    breakpoints: tuple[Breakpoint, ...]
+    last_commit: CommitRecord | None
+    """The last superstep's commit (per-channel old/writes/new) in this run."""
+    error: ErrorInfo | None
+    mutations: tuple[Mutation, ...]
+    """In-place mutations found so far in this session's runs."""
+    input: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one verb did."""
+
+    command: str
+    """The verb's name (``step``, ``print``, ...)."""
+    ok: bool
+    """``False`` when the verb was refused or failed and nothing changed."""
+    status: SessionStatus
+    """The session's status afterwards."""
+    message: str = ""
+    """A one-paragraph summary, or the reason it was refused."""
+    stop: Stop | None = None
+    """Set by verbs that move the run or the cursor."""
+    value: Any = None
+    """The data a query returns (a value, a snapshot, history entries, a diff, ...)."""
+    commits: tuple[CommitRecord, ...] = ()
+    """The supersteps committed by this verb, in order."""
+    notes: tuple[str, ...] = ()
+    """Extra lines worth showing (in-place mutations found, condition errors, ...)."""

@@ -1,0 +1,341 @@
+"""Session files: one SQLite file holding a debugging session, so it can be reopened.
+
+The file holds the runtime's checkpoint tables (``checkpoints``, ``blobs``, ``writes``,
+written by :class:`~sgdebug.runtime.SqliteSaver`: the run's history tree) and a
+``session`` table of key/value rows: which graph (the target and the directory it was
+loaded from), the run's input, the breakpoints, the current thread, the recursion limit
+and the schema version. Each save is one transaction, so a session killed at any moment
+reopens where its last save left it.
+
+Opening a file never changes a file that is not an sgdebug session: a foreign or corrupt
+file is refused with :class:`SessionFileError` before anything is written. Loading reads
+data only: the input is decoded with the runtime's safe serialiser (no unpickling, no
+imports) and the rest is plain JSON. The target is imported, and breakpoint conditions
+evaluated, only when the caller chooses to continue the session.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final, Self, TypeVar
+
+from sgdebug.runtime.checkpoint import CorruptCheckpointError, SqliteSaver, utc_clock
+from sgdebug.runtime.checkpoint.serde import (
+    DeserializationError,
+    SerializationError,
+    dumps,
+    loads,
+)
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "SessionFile",
+    "SessionFileError",
+    "SessionRecord",
+]
+
+SCHEMA_VERSION: Final = 1
+"""Version of the ``session`` table's contents; a file from a newer version is refused."""
+APPLICATION: Final = "sgdebug-session"
+_SQLITE_MAGIC: Final = b"SQLite format 3\x00"
+_CHECKPOINT_TABLES: Final = frozenset({"checkpoints", "blobs", "writes"})
+_SCHEMA: Final = "CREATE TABLE IF NOT EXISTS session (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+T = TypeVar("T")
+
+
+class SessionFileError(Exception):
+    """The file cannot be used as a session file; the message says why and what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRecord:
+    """What a session needs to continue where it stopped (besides the checkpoints)."""
+
+    target: str
+    """The target spec, as :attr:`LoadedTarget.spec` gives it."""
+    cwd: str
+    """The directory the target is loaded from (put on ``sys.path``)."""
+    input: Any = None
+    """The run's input (any value the checkpoint serialiser stores)."""
+    breakpoints: tuple[Mapping[str, Any], ...] = ()
+    """The breakpoints, as JSON objects in the form the session writes them."""
+    thread_id: str | None = None
+    """The thread of the current run; ``None`` before the first run."""
+    recursion_limit: int | None = None
+    """The run's recursion limit; ``None`` for the default."""
+
+
+class SessionFile:
+    """A session file opened for reading and writing; use :meth:`open`.
+
+    It is the :class:`sgdebug.debugger.SessionStore` a session saves its input, thread and
+    breakpoints to; :attr:`saver` is the checkpointer that keeps the run's history.
+    """
+
+    def __init__(self, path: Path, saver: SqliteSaver, rows: dict[str, str]) -> None:
+        self.path = path
+        """Where the file is."""
+        self.saver = saver
+        """The checkpointer writing the run's history into this file."""
+        self._rows = rows
+        self._clock: Callable[[], str] = utc_clock
+
+    @classmethod
+    def open(cls, path: str | Path) -> SessionFile:
+        """Open the session file at ``path``, creating it if it does not exist.
+
+        Raises :class:`SessionFileError` for a folder, a file that is not SQLite, a SQLite
+        database of another program, a corrupt file, or one written by a newer sgdebug.
+        """
+        path = Path(path)
+        _check_path(path)
+        try:
+            conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise SessionFileError(f"cannot open session file {path}: {exc}") from exc
+        try:
+            rows = _read_existing(conn, path)
+            _parse_rows(rows, path)  # refuse a damaged file before writing anything
+            saver = SqliteSaver(conn)
+            with saver.lock:
+                conn.execute("BEGIN")
+                conn.execute(_SCHEMA)
+                rows.update(
+                    _put(conn, {"application": APPLICATION, "schema_version": SCHEMA_VERSION})
+                )
+                conn.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise SessionFileError(_corrupt(path, exc)) from exc
+        except CorruptCheckpointError as exc:
+            conn.close()
+            raise SessionFileError(_corrupt(path, exc)) from exc
+        except BaseException:
+            conn.close()
+            raise
+        return cls(path, saver, rows)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def record(self) -> SessionRecord | None:
+        """What the file holds, or ``None`` if no session has been saved in it yet.
+
+        The input is decoded on each access: read it after importing the target, so that
+        values of the program's own classes come back as those classes.
+        """
+        return _parse_rows(self._rows, self.path)
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def save(self, record: SessionRecord) -> None:
+        """Write the whole record, in one transaction."""
+        rows: dict[str, Any] = {
+            "target": record.target,
+            "cwd": record.cwd,
+            "input": _encode_input(record.input),
+            "breakpoints": _plain_breakpoints(record.breakpoints),
+            "thread_id": record.thread_id,
+            "recursion_limit": record.recursion_limit,
+            "updated_at": self._clock(),
+        }
+        if "created_at" not in self._rows:
+            rows["created_at"] = rows["updated_at"]
+        with self.saver.lock:
+            self.saver.conn.execute("BEGIN")
+            try:
+                written = _put(self.saver.conn, rows)
+            except BaseException:
+                self.saver.conn.execute("ROLLBACK")
+                raise
+            self.saver.conn.execute("COMMIT")
+        self._rows.update(written)
+
+    def save_input(self, value: Any) -> None:
+        """Replace the run's input."""
+        self.save(dataclasses.replace(self._current(), input=value))
+
+    def save_breakpoints(self, breakpoints: Sequence[Mapping[str, Any]]) -> None:
+        """Replace the breakpoints (JSON objects)."""
+        self.save(dataclasses.replace(self._current(), breakpoints=tuple(breakpoints)))
+
+    def save_thread(self, thread_id: str) -> None:
+        """Replace the current thread."""
+        self.save(dataclasses.replace(self._current(), thread_id=thread_id))
+
+    def save_recursion_limit(self, limit: int | None) -> None:
+        """Replace the recursion limit."""
+        self.save(dataclasses.replace(self._current(), recursion_limit=limit))
+
+    def _current(self) -> SessionRecord:
+        record = self.record
+        if record is None:
+            raise RuntimeError("no session saved yet: call save() with the target first")
+        return record
+
+    # -- closing ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the file (everything is already saved)."""
+        self.saver.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+# -- opening checks ------------------------------------------------------------------------
+
+
+def _check_path(path: Path) -> None:
+    if path.is_dir():
+        raise SessionFileError(f"{path} is a folder; --session needs a file path")
+    if not path.exists():
+        if not path.parent.is_dir():
+            raise SessionFileError(f"cannot create session file {path}: no folder {path.parent}")
+        return
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(len(_SQLITE_MAGIC))
+    except OSError as exc:
+        raise SessionFileError(f"cannot read session file {path}: {exc}") from exc
+    if head and head != _SQLITE_MAGIC:
+        raise SessionFileError(
+            f"{path} is not an sgdebug session file (it is not an SQLite database); "
+            f"it was left untouched: choose another --session path"
+        )
+
+
+def _read_existing(conn: sqlite3.Connection, path: Path) -> dict[str, str]:
+    """The session rows of an existing file (none for an empty file); refuse foreign ones."""
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if not tables:
+        return {}
+    if "session" not in tables:
+        kind = (
+            "sgdebug checkpoints but no session"
+            if tables <= _CHECKPOINT_TABLES
+            else f"tables of another program ({', '.join(sorted(tables))})"
+        )
+        raise SessionFileError(
+            f"{path} is not an sgdebug session file: it is an SQLite database holding "
+            f"{kind}; it was left untouched: choose another --session path"
+        )
+    try:
+        rows = dict(conn.execute("SELECT key, value FROM session").fetchall())
+    except sqlite3.OperationalError as exc:
+        raise SessionFileError(
+            f"{path} is not an sgdebug session file: its 'session' table belongs to another "
+            f"program ({exc}); it was left untouched: choose another --session path"
+        ) from exc
+    return {str(key): str(value) for key, value in rows.items()}
+
+
+def _parse_rows(rows: Mapping[str, str], path: Path) -> SessionRecord | None:
+    if not rows:
+        return None  # a new file
+    values = {key: _json(path, key, text) for key, text in rows.items() if key != "input"}
+    if values.get("application") != APPLICATION:
+        raise SessionFileError(
+            f"{path} is not an sgdebug session file (its 'session' table is not ours); "
+            f"it was left untouched: choose another --session path"
+        )
+    version = values.get("schema_version")
+    if not isinstance(version, int) or version > SCHEMA_VERSION:
+        raise SessionFileError(
+            f"{path} was written by a newer sgdebug (session format {version}; this version "
+            f"reads format {SCHEMA_VERSION} and older): upgrade sgdebug to reopen it"
+        )
+    if "target" not in values:
+        return None  # created, but the session was never saved
+    return SessionRecord(
+        target=_typed(values, "target", str, path),
+        cwd=_typed(values, "cwd", str, path),
+        input=_decode_input(rows.get("input", "null"), path),
+        breakpoints=_breakpoints(values, path),
+        thread_id=_optional(values, "thread_id", str, path),
+        recursion_limit=_optional(values, "recursion_limit", int, path),
+    )
+
+
+def _json(path: Path, key: str, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError) as exc:
+        raise SessionFileError(_corrupt(path, f"session value {key!r}: {exc}")) from exc
+
+
+def _typed(values: Mapping[str, Any], key: str, kind: type[T], path: Path) -> T:
+    value = values.get(key)
+    if not isinstance(value, kind):
+        raise SessionFileError(_corrupt(path, f"session value {key!r} is {value!r}"))
+    return value
+
+
+def _breakpoints(values: Mapping[str, Any], path: Path) -> tuple[Mapping[str, Any], ...]:
+    items = _typed(values, "breakpoints", list, path)
+    if not all(isinstance(item, dict) for item in items):
+        raise SessionFileError(_corrupt(path, "a breakpoint is not a JSON object"))
+    return tuple(items)
+
+
+def _optional(values: Mapping[str, Any], key: str, kind: type[T], path: Path) -> T | None:
+    return None if values.get(key) is None else _typed(values, key, kind, path)
+
+
+def _corrupt(path: Path, reason: object) -> str:
+    return (
+        f"session file {path} is damaged and cannot be reopened ({reason}); it was left "
+        f"untouched: move it away or choose another --session path"
+    )
+
+
+# -- encoding ------------------------------------------------------------------------------
+
+
+def _put(conn: sqlite3.Connection, rows: Mapping[str, Any]) -> dict[str, str]:
+    """Write ``rows`` (the input already encoded, the rest as JSON); return the stored text."""
+    encoded = {
+        key: value if key == "input" else json.dumps(value, allow_nan=False)
+        for key, value in rows.items()
+    }
+    conn.executemany("INSERT OR REPLACE INTO session VALUES (?, ?)", list(encoded.items()))
+    return encoded
+
+
+def _encode_input(value: Any) -> str:
+    try:
+        return dumps(value, channel="input").decode("utf-8")
+    except SerializationError as exc:
+        raise SessionFileError(f"cannot save the input in the session file: {exc}") from exc
+
+
+def _decode_input(text: str, path: Path) -> Any:
+    try:
+        return loads(text.encode("utf-8"))
+    except DeserializationError as exc:
+        raise SessionFileError(_corrupt(path, f"session input: {exc}")) from exc
+
+
+def _plain_breakpoints(breakpoints: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The breakpoints as JSON objects; refuse anything JSON cannot hold exactly."""
+    try:
+        plain: list[dict[str, Any]] = json.loads(
+            json.dumps([dict(b) for b in breakpoints], allow_nan=False)
+        )
+    except (TypeError, ValueError) as exc:
+        raise SessionFileError(f"cannot save the breakpoints in the session file: {exc}") from exc
+    return plain

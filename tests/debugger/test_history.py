@@ -1,0 +1,177 @@
+"""History: listing snapshots as a tree, showing and diffing them, forks, in-place mutations."""
+
+from __future__ import annotations
+
+import operator
+import re
+from typing import Annotated, Any, TypedDict
+
+import pytest
+
+from sgdebug.debugger import Outcome, Session, Target, format_outcome, run_line
+from sgdebug.runtime import START, StateGraph
+from sgdebug.sample_graphs import SAMPLES, load
+
+
+def session_for(name: str) -> Session:
+    module = load(name)
+    return Session(Target(module.graph, vars(module), name), input=module.EXAMPLE_INPUT)
+
+
+def ok(session: Session, line: str) -> Outcome:
+    outcome = run_line(session, line)
+    assert outcome is not None
+    assert outcome.ok, outcome.message
+    return outcome
+
+
+def refused(session: Session, line: str) -> Outcome:
+    outcome = run_line(session, line)
+    assert outcome is not None and not outcome.ok
+    return outcome
+
+
+def finished(name: str) -> Session:
+    session = session_for(name)
+    ok(session, "restart")
+    ok(session, "continue")
+    return session
+
+
+def test_history_lists_snapshots_oldest_first_with_parents() -> None:
+    session = finished("linear")
+    entries = ok(session, "history").value
+    assert [(e.index, e.step, e.source, e.ran) for e in entries] == [
+        (0, -1, "input", ()),
+        (1, 0, "loop", ("__start__",)),
+        (2, 1, "loop", ("node_1",)),
+        (3, 2, "loop", ("node_2",)),
+    ]
+    assert [e.parent_index for e in entries] == [None, 0, 1, 2]
+    assert [e.current for e in entries] == [False, False, False, True]
+    assert [e.head for e in entries] == [False, False, False, True]
+    text = format_outcome(ok(session, "history"))
+    assert text.splitlines()[-1].startswith("*   3  step 2")
+
+
+def test_show_gives_the_snapshot_and_defaults_to_the_current_one() -> None:
+    session = finished("linear")
+    current = ok(session, "show").value
+    assert current.values == session.state().value and current.next == ()
+    old = ok(session, "show 1").value
+    assert old.values == {"cur_id": "request-7", "logs": ["received request-7"]}
+    assert old.next == ("node_1",) and old.metadata["source"] == "loop"
+    assert "next: node_1" in format_outcome(ok(session, "show 1"))
+
+
+def test_diff_compares_two_snapshots_key_by_key() -> None:
+    session = finished("linear")
+    default = ok(session, "diff").value  # current vs its parent
+    assert (default.a, default.b) == (2, 3)
+    assert [(c.key, c.kind) for c in default.changes] == [
+        ("cur_id", "changed"),
+        ("logs", "changed"),
+    ]
+    first = ok(session, "diff 0 1").value
+    assert [(c.key, c.kind, c.old, c.new) for c in first.changes] == [
+        ("cur_id", "added", None, "request-7"),
+        ("logs", "changed", [], ["received request-7"]),
+    ]
+    one = ok(session, "diff 1").value
+    assert (one.a, one.b) == (1, 3)
+    assert ok(session, "diff 2 2").value.changes == ()
+    assert "no change" in format_outcome(ok(session, "diff 2 2"))
+    assert "no snapshot 9" in refused(session, "diff 9").message
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_goto_then_continue_forks_a_new_branch_and_keeps_the_old(name: str) -> None:
+    session = finished(name)
+    final = session.state().value
+    old = ok(session, "history").value
+    outcome = ok(session, "goto 2")
+    assert outcome.stop is not None and outcome.stop.kind == "goto"
+    assert session.status == "paused"
+    assert session.state().value == ok(session, "show 2").value.values
+    assert all(t.state == "pending" for t in session.view().tasks)
+    assert len(ok(session, "history").value) == len(old)  # looking adds nothing
+    ok(session, "continue")
+    values = session.state().value
+    if name == "channels":  # remaining_steps: a fork is a new invocation with its own budget
+        values["history"][-1] = re.sub(r"\d+ steps", "N steps", values["history"][-1])
+        final["history"][-1] = re.sub(r"\d+ steps", "N steps", final["history"][-1])
+    assert values == final  # the same program, run again
+    new = ok(session, "history").value
+    assert [e.checkpoint_id for e in new[: len(old)]] == [e.checkpoint_id for e in old]
+    fork = new[len(old)]
+    assert (fork.source, fork.parent_index) == ("fork", 2)
+    assert [e.index for e in new if e.head] == [len(old) - 1, len(new) - 1]
+    assert new[-1].current
+
+
+def test_goto_the_latest_snapshot_continues_without_forking() -> None:
+    session = session_for("loop")
+    ok(session, "restart")
+    ok(session, "step 2")
+    count = len(ok(session, "history").value)
+    ok(session, f"goto {count - 1}")
+    ok(session, "step")
+    entries = ok(session, "history").value
+    assert len(entries) == count + 1 and entries[-1].source == "loop"
+
+
+def test_goto_takes_a_checkpoint_id_or_a_unique_part_of_it() -> None:
+    session = finished("linear")
+    entries = ok(session, "history").value
+    full = entries[1].checkpoint_id
+    ok(session, f"goto {full}")
+    assert session.view().checkpoint_id == full
+    ok(session, f"goto {full[-16:-8]}{full[-8:]}")  # unique tail
+    assert "several snapshots" in refused(session, f"goto {full[:4]}").message
+    assert "no snapshot 'zzzz'" in refused(session, "goto zzzz").message
+    ok(session, "goto -1")
+    assert session.view().snapshot_index == len(entries) - 1
+
+
+def test_goto_shows_the_pending_tasks_with_their_inputs() -> None:
+    session = finished("map_reduce")
+    entries = ok(session, "history").value
+    after_split = next(e for e in entries if e.ran == ("split",))
+    ok(session, f"goto {after_split.index}")
+    tasks = ok(session, "tasks").value
+    assert [t.name for t in tasks] == ["count_words"] * 3
+    assert [t.input["index"] for t in tasks] == [0, 1, 2]
+    assert all(t.send for t in tasks)
+
+
+class Items(TypedDict, total=False):
+    items: Annotated[list[str], operator.add]
+    note: str
+
+
+def mutating_graph() -> Any:
+    def sneaky(state: Items) -> dict[str, Any]:
+        state["items"].append("added in place")
+        return {"note": "returned only a note"}
+
+    builder = StateGraph(Items).add_node(sneaky)
+    builder.add_edge(START, "sneaky")
+    return builder.compile()
+
+
+def test_an_in_place_mutation_is_reported_with_the_node() -> None:
+    session = Session(mutating_graph(), input={"items": ["first"]})
+    ok(session, "restart")
+    ok(session, "step")
+    outcome = ok(session, "step")
+    assert any("'items' was changed in place" in n and "sneaky" in n for n in outcome.notes)
+    mutations = session.view().mutations
+    assert [(m.channel, m.nodes) for m in mutations] == [("items", ("sneaky",))]
+    # The snapshot before the step keeps the value the node was given.
+    assert ok(session, "show 1").value.values["items"] == ["first"]
+
+
+def test_history_needs_a_run() -> None:
+    session = session_for("linear")
+    assert "no run yet" in refused(session, "history").message
+    assert "no run yet" in refused(session, "goto 0").message
