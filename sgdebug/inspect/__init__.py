@@ -17,6 +17,7 @@ from sgdebug.inspect.channels import (
     snapshot_channel_rows,
 )
 from sgdebug.inspect.diff import Diff, DiffLine, apply, diff, diff_lines, summary
+from sgdebug.inspect.drawing import Box, Drawing, DrawnEdge, DrawnNode, draw, draw_list
 from sgdebug.inspect.history import HistoryNode, HistoryRow, HistoryTree, history_tree
 from sgdebug.inspect.preview import preview
 from sgdebug.inspect.step_diff import (
@@ -28,9 +29,32 @@ from sgdebug.inspect.step_diff import (
     snapshot_diff,
 )
 from sgdebug.inspect.tasks import TaskRow, snapshot_task_rows, task_rows
+from sgdebug.inspect.topology import (
+    Topology,
+    TopologyBranch,
+    TopologyEdge,
+    TopologyJoin,
+    TopologyNode,
+    mermaid,
+)
 from sgdebug.inspect.values import ValueNode, value_tree
 
 __all__ = [
+    # graph: topology, layout, drawing. The function topology(graph) stays in its module
+    # (sgdebug.inspect.topology.topology): exporting it here would hide the module.
+    "Box",
+    "Drawing",
+    "DrawnEdge",
+    "DrawnNode",
+    "Topology",
+    "TopologyBranch",
+    "TopologyEdge",
+    "TopologyJoin",
+    "TopologyNode",
+    "draw",
+    "draw_list",
+    "mermaid",
+    # values, channels, tasks, diffs, history
     "ChannelDiff",
     "ChannelRow",
     "Diff",
