@@ -24,6 +24,7 @@ ERROR = "__error__"
 RESUME = "__resume__"
 NULL_TASK = "00000000-0000-0000-0000-000000000000"
 """Task id of writes that belong to the checkpoint, not a task (a bare resume value)."""
+_ATOMS = frozenset((int, float, bool, type(None)))
 MAX_DELTA_DEPTH = 48
 """A delta chain longer than this is cut by storing the value whole again."""
 
@@ -166,6 +167,9 @@ class Persistence:
 
     def _blob(self, key: str, value: Any, blob_id: str) -> Blob:
         encode = self.saver.encode
+        if type(value) in _ATOMS:  # no deltas, cannot be changed in place
+            self.shadow.pop(key, None)
+            return Blob(encode(value, key))
         shadow = self.shadow.get(key)
         kind: Literal["list", "str"] | None = (
             "list" if type(value) is list else "str" if type(value) is str else None

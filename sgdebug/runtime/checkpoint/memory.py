@@ -21,6 +21,8 @@ __all__ = ["InMemorySaver"]
 
 _REF = b"\x00ref:"
 _SCALARS = frozenset((int, float, str, bool, type(None), bytes))
+_IMMUTABLE = frozenset((int, float, str, bool, type(None)))
+"""Stored as they are (``bytes`` is not here: stored data of that type is encoded)."""
 _BUDGET = 256
 """Containers of up to this many scalars are kept as Python copies, not encoded."""
 
@@ -141,6 +143,8 @@ class InMemorySaver(BaseCheckpointSaver):
         ]
 
     def encode(self, value: Any, channel: str) -> Any:
+        if type(value) in _IMMUTABLE:
+            return value  # kept as it is: nothing can change it
         frozen = freeze(value)
         if frozen is not None:
             return frozen
@@ -156,7 +160,10 @@ class InMemorySaver(BaseCheckpointSaver):
             return _REF + str(ref).encode()
 
     def decode(self, data: Any) -> Any:
-        if type(data) is Frozen:
+        kind = type(data)
+        if kind in _IMMUTABLE:
+            return data
+        if kind is Frozen:
             return data.thaw()
         if data.startswith(_REF):
             kept = self.refs[int(data[len(_REF) :])]
