@@ -158,6 +158,9 @@ class WriteTarget:
 
 def return_writes(value: Any, target: WriteTarget, routes: list[Write]) -> list[Write]:
     """The state writes of a node's return value; routing (goto / Send) goes to ``routes``."""
+    if type(value) is dict and not target.root:  # the common case first
+        keys = target.state_keys
+        return [(k, v) for k, v in value.items() if k in keys]
     if value is None:
         return []
     if isinstance(value, Command):

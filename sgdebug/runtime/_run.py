@@ -270,7 +270,10 @@ class Run:
                 )
             )
         try:
-            self.tasks = self.next_tasks()
+            if self.channels[TASKS].is_available():
+                self.tasks = self._push_tasks() + self._pull_tasks()
+            else:
+                self.tasks = self._pull_tasks()
         except Exception:
             # Like LangGraph, events of the commit before a step whose inputs cannot be
             # built are not delivered.
@@ -692,7 +695,11 @@ class Run:
                     updated.add(key)
                 continue
             channel = channels[key]
-            if channel.update(values):
+            if type(channel) is LastValue and len(values) == 1:
+                channel.value = values[0]  # LastValue.update, without two method calls
+                versions[key] = version
+                updated.add(key)
+            elif channel.update(values):
                 versions[key] = version
                 if channel.is_available():
                     updated.add(key)
