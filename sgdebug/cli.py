@@ -427,7 +427,13 @@ def _launch(front_end: FrontEnd, prepared: Prepared) -> NoReturn:
             f"Run debugger commands headless instead: "
             f"sgdebug run {prepared.target.label} --script FILE (or --script - to read stdin)"
         )
-    raise typer.Exit(launch(_open_session(prepared).session))
+    opened = _open_session(prepared)
+    try:
+        code = launch(opened.session)
+    finally:
+        if opened.store is not None:
+            opened.store.close()
+    raise typer.Exit(code)
 
 
 # -- graph text ----------------------------------------------------------------------------

@@ -54,11 +54,11 @@ def test_a_command_name_without_its_target_is_a_usage_error(sgdebug: Sgdebug) ->
     assert "Missing argument 'TARGET'" in result.stderr
 
 
-def test_repl_is_not_available_yet(sgdebug: Sgdebug) -> None:
-    result = sgdebug("repl", "app:graph")
+def test_repl_reads_piped_commands(sgdebug: Sgdebug) -> None:
+    result = sgdebug("repl", "app:graph", stdin="state\nquit\n")
 
-    assert result.returncode == 2
-    assert "the REPL is not available in this version of sgdebug" in result.stderr
+    assert result.returncode == 0, result.stderr
+    assert "(sgdebug) state" in result.stdout
 
 
 def test_help_names_the_target_and_the_commands(sgdebug: Sgdebug) -> None:

@@ -1,0 +1,211 @@
+"""Rich renderables for what the session shows: state, tasks, history, diffs, breakpoints.
+
+Each function turns debugger results and ``sgdebug.inspect`` rows into a rich object; the
+printer (:mod:`~sgdebug.repl.render`) prints them on a terminal. Nothing here runs a verb
+that moves the run: views only read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.pretty import Pretty
+from rich.table import Table
+from rich.text import Text
+
+from sgdebug.debugger import (
+    Breakpoint,
+    GraphSummary,
+    HistoryEntry,
+    Session,
+    SnapshotDiff,
+    TaskInfo,
+)
+from sgdebug.inspect import diff, diff_lines, history_tree, preview, reducer_diff
+from sgdebug.inspect.channels import channel_kind
+from sgdebug.runtime import CommitRecord, StateSnapshot
+from sgdebug.runtime.channels import MISSING
+
+__all__ = [
+    "breakpoints_table",
+    "changes_view",
+    "diff_view",
+    "graph_view",
+    "history_view",
+    "pretty",
+    "snapshot_view",
+    "state_table",
+    "tasks_table",
+]
+
+_STATUS_STYLE = {
+    "pending": "yellow",
+    "done": "green",
+    "error": "bold red",
+    "interrupted": "magenta",
+}
+_SIGN_STYLE = {"-": "red", "+": "green", "…": "dim"}
+
+
+def pretty(value: Any) -> RenderableType:
+    """A value pretty-printed (long containers and strings cut)."""
+    return Pretty(value, max_length=50, max_string=2000, expand_all=False)
+
+
+def state_table(session: Session, values: Any, changed: Iterable[str] = ()) -> RenderableType:
+    """The state: one row per key with its channel kind; keys the last step changed bold."""
+    if not isinstance(values, Mapping):
+        return pretty(values)
+    fields = session.compiled_graph.user_fields
+    fresh = set(changed)
+    table = Table(box=None, show_header=True, header_style="dim", pad_edge=False)
+    table.add_column("key", style="cyan", no_wrap=True)
+    table.add_column("kind", style="dim", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    names = [*[k for k in fields if k in values], *[k for k in values if k not in fields]]
+    for name in names:
+        kind = channel_kind(fields[name])[0] if name in fields else ""
+        label = Text(name, style="bold yellow" if name in fresh else "cyan")
+        value = values[name]
+        shown: RenderableType = Text("(empty)", style="dim") if value is MISSING else pretty(value)
+        table.add_row(label, kind, shown)
+    if not names:
+        return Text("(empty state)", style="dim")
+    return table
+
+
+def tasks_table(tasks: Sequence[TaskInfo], step: int) -> RenderableType:
+    """The pending superstep's tasks: state, node, triggers, input (and writes once run)."""
+    if not tasks:
+        return Text(f"step {step}: no pending tasks", style="dim")
+    table = Table(box=None, pad_edge=False, header_style="dim")
+    for column in ("", "node", "triggers", "input", "writes"):
+        table.add_column(column, overflow="fold")
+    for task in tasks:
+        writes = ", ".join(f"{k}={preview(v, 30)}" for k, v in task.writes if ":" not in k)
+        name = task.name + (" (Send)" if task.send else "")
+        table.add_row(
+            Text(task.state, style=_STATUS_STYLE.get(task.state, "")),
+            Text(name, style="bold"),
+            ", ".join(task.triggers),
+            preview(task.input, 60),
+            writes,
+        )
+    return table
+
+
+def breakpoints_table(breakpoints: Sequence[Breakpoint]) -> RenderableType:
+    """Number, enabled, hits and what, like pdb's ``break`` listing."""
+    table = Table(box=None, pad_edge=False, header_style="dim")
+    for column in ("num", "on", "hits", "what"):
+        table.add_column(column)
+    for bp in breakpoints:
+        what = bp.describe() + (" (temporary)" if bp.temporary else "")
+        what += " (from compile())" if bp.origin == "compile" else ""
+        enabled = Text("yes", style="green") if bp.enabled else Text("no", style="dim")
+        table.add_row(str(bp.number), enabled, str(bp.hits), what)
+    return table
+
+
+def history_view(session: Session, entries: Sequence[HistoryEntry]) -> RenderableType:
+    """The snapshots as a tree (forks and edits branch), numbered as ``goto`` takes them."""
+    thread = session.thread_id
+    if thread is None or not entries:
+        return Text("(no snapshots)", style="dim")
+    snapshots = session.compiled_graph.get_state_history({"configurable": {"thread_id": thread}})
+    current = next((e.checkpoint_id for e in entries if e.current), None)
+    tree = history_tree(snapshots, current)
+    number = {e.checkpoint_id: e for e in entries}
+    lines = []
+    for row, node in tree.display():
+        entry = number.get(node.id)
+        index = entry.index if entry is not None else node.index
+        here = entry is not None and entry.current
+        line = Text()
+        line.append("* " if here else "  ", style="bold green")
+        line.append(f"{index:>3}  ", style="bold" if here else "")
+        line.append(row.prefix, style="dim")
+        line.append(f"step {node.step} ", style="cyan")
+        line.append(node.source, style="magenta" if node.source != "loop" else "")
+        if node.ran:
+            line.append(f"  ran {', '.join(node.ran)}")
+        if node.next:
+            line.append(f"  next {', '.join(node.next)}", style="dim")
+        if node.interrupted:
+            line.append("  interrupted", style="magenta")
+        lines.append(line)
+    return Group(*lines)
+
+
+def diff_view(result: SnapshotDiff) -> RenderableType:
+    """What changed between two snapshots, key by key, old in red and new in green."""
+    head = Text(f"diff {result.a} -> {result.b}", style="bold")
+    if not result.changes:
+        return Group(head, Text("  no change", style="dim"))
+    lines: list[RenderableType] = [head]
+    for change in result.changes:
+        if change.kind == "added":
+            lines.append(_signed("+", change.key, preview(change.new)))
+        elif change.kind == "removed":
+            lines.append(_signed("-", change.key, preview(change.old)))
+        else:
+            for line in diff_lines(diff(change.old, change.new), change.key):
+                lines.append(_signed(line.sign, line.path, line.text))
+    return Group(*lines)
+
+
+def _signed(sign: str, path: str, text: str) -> Text:
+    style = _SIGN_STYLE.get(sign, "")
+    line = Text(f"  {sign} ", style=style)
+    line.append(f"{path}: ", style="bold " + style)
+    line.append(text, style=style)
+    return line
+
+
+def changes_view(session: Session, commits: Sequence[CommitRecord]) -> RenderableType | None:
+    """What the last committed superstep changed (channel: old -> new, by whom)."""
+    if not commits:
+        return None
+    record = commits[-1]
+    step = reducer_diff(session.compiled_graph, record, width=60)
+    ran = ", ".join(t for t in step.tasks if not t.startswith("__"))
+    head = f"step {step.step} ran {ran}" if ran else f"step {step.step} took the input"
+    if len(commits) > 1:
+        head = f"{len(commits)} supersteps; last: {head}"
+    lines: list[RenderableType] = [Text(head, style="dim")]
+    for channel in step.channels:
+        line = Text(f"  {channel.channel}: ", style="cyan")
+        line.append(channel.old_preview, style="red")
+        line.append(" -> ")
+        line.append(channel.new_preview, style="green")
+        if channel.reducer is not None:
+            line.append(f"  ({channel.applied})", style="dim")
+        lines.append(line)
+    return Group(*lines)
+
+
+def graph_view(session: Session, summary: GraphSummary, width: int) -> RenderableType:
+    """The graph drawn with boxes and arrows, then breakpoint and pending marks."""
+    from sgdebug.inspect.drawing import draw
+    from sgdebug.inspect.topology import topology
+
+    drawing = draw(topology(session.compiled_graph), width=max(40, width), height=10_000)
+    marks = []
+    for label, names in (
+        ("break before", [n.name for n in summary.nodes if n.before]),
+        ("break after", [n.name for n in summary.nodes if n.after]),
+        ("pending", [n.name for n in summary.nodes if n.pending]),
+    ):
+        if names:
+            marks.append(Text(f"{label}: {', '.join(names)}", style="yellow"))
+    return Group(Text(drawing.text), *marks)
+
+
+def snapshot_view(session: Session, snapshot: StateSnapshot, title: str) -> RenderableType:
+    """One stored snapshot: its step, source, what runs next, and its values."""
+    meta = snapshot.metadata or {}
+    nxt = ", ".join(snapshot.next) or "nothing (the run ends here)"
+    head = Text(f"{title}: step {meta.get('step')} ({meta.get('source')}), next: {nxt}")
+    return Group(head, state_table(session, snapshot.values))
