@@ -21,7 +21,7 @@ import pytest
 
 from sgdebug.sample_graphs._engines import Engine
 
-from .conftest import Recorder
+from .conftest import Recorder, settle
 from .harness import CHECKPOINT, check_expectations, diff, run_program
 from .programs import (  # noqa: F401 - registers the programs
     checkpoint,
@@ -79,7 +79,10 @@ def test_same_as_langgraph(
         pytest.skip("SqliteSaver is sgdebug's")
     if engine == "sgdebug" and name in KNOWN_MISMATCHES:
         request.applymarker(pytest.mark.xfail(reason=KNOWN_MISMATCHES[name], strict=True))
-    expected = record(CHECKPOINT[name], "langgraph")
     got = run_program(CHECKPOINT[name], engine, saver)
-    report = diff(expected, got, ("langgraph", engine))
+    report = settle(
+        CHECKPOINT[name],
+        record(CHECKPOINT[name], "langgraph"),
+        lambda expected: diff(expected, got, ("langgraph", engine)),
+    )
     assert not report, "\n" + report
