@@ -429,7 +429,13 @@ def _launch(front_end: FrontEnd, prepared: Prepared) -> NoReturn:
         )
     opened = _open_session(prepared)
     try:
-        code = launch(opened.session)
+        if front_end == "tui":
+            # The TUI suspends into the REPL with `!`; it may not import the REPL itself.
+            from sgdebug.repl import run_repl
+
+            code = launch(opened.session, repl=run_repl)
+        else:
+            code = launch(opened.session)
     finally:
         if opened.store is not None:
             opened.store.close()

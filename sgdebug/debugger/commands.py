@@ -168,7 +168,7 @@ _SPECS: list[CommandSpec] = [
     CommandSpec(
         "breaks", "List breakpoints.",
         "Lists breakpoints: number, enabled, hits, what, and those given to compile().",
-        lambda s, a: s.breaks(), (), ("bl",), "B", "breakpoints",
+        lambda s, a: s.breaks(), (), ("bl",), "L", "breakpoints",
     ),
     CommandSpec(
         "state", "Show the current state.",

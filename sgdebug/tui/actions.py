@@ -1,0 +1,312 @@
+"""The app's actions: keys and widget messages turned into command lines of the registry.
+
+A key stands for a command plus what is selected on the screen: ``b`` is ``break before
+NODE`` (or ``delete N`` when that breakpoint exists), ``e`` opens the editor and runs
+``set KEY = ...``, Enter in the history runs ``goto N``. ``check_action`` hides the keys
+whose command cannot run now, with the session's own availability rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from textual.app import SuspendNotSupported
+from textual.widget import Widget
+from textual.worker import Worker
+
+from sgdebug.debugger import Outcome, Session
+from sgdebug.tui.details import editable_text, node_details
+from sgdebug.tui.frame import END_NODE, START_NODE, Frame, FrameBuilder
+from sgdebug.tui.keys import key_command
+from sgdebug.tui.layout import DETAIL_PANES, next_pane
+from sgdebug.tui.screens.confirm_screen import ConfirmScreen
+from sgdebug.tui.screens.edit_screen import EditScreen
+from sgdebug.tui.screens.help_screen import HelpScreen
+from sgdebug.tui.screens.node_screen import NodeScreen
+from sgdebug.tui.widgets.channels_pane import ChannelsPane
+from sgdebug.tui.widgets.command_line import CommandLine
+from sgdebug.tui.widgets.graph_pane import GraphPane
+from sgdebug.tui.widgets.history_pane import HistoryPane
+from sgdebug.tui.widgets.log_pane import LogPane
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from sgdebug.inspect.topology import Topology
+
+    _Base = App[int]
+else:
+    _Base = object
+
+__all__ = ["ActionsMixin"]
+
+_PANE_COMMANDS = {"tasks": "tasks", "history": "history", "graph": "graph"}
+"""Commands whose answer is a pane: their key shows the pane."""
+_UNSAVED = (
+    "Quit and discard this session? It is not saved: start sgdebug with --session FILE "
+    "to keep a session and reopen it later."
+)
+
+
+class ActionsMixin(_Base):
+    """Actions and message handlers of :class:`~sgdebug.tui.app.DebuggerApp`."""
+
+    session: Session
+    frame: Frame | None
+    busy: bool
+    repl: Callable[[Session], object] | None
+    topology: Topology
+    detail: str
+    inspecting: tuple[str, Any] | None
+    layout_name: str
+    _return_focus: Widget | None
+    _real_node_selected: bool = True
+    builder: FrameBuilder
+
+    if TYPE_CHECKING:
+
+        def run_lines(
+            self, lines: Sequence[str], *, echo: bool = True
+        ) -> Worker[tuple[Outcome, ...]]: ...
+        def show_detail(self, pane: str) -> None: ...
+        def why_not(self, name: str) -> str | None: ...
+        def refresh_inspector(self) -> None: ...
+        def keys_help(self) -> Iterable[tuple[str, str]]: ...
+
+    # -- availability ----------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.layout_name == "too-small":  # nothing is drawn: only quitting makes sense
+            return action == "command" and parameters == ("quit",)
+        if action == "command" and parameters:
+            return self._can_run(str(parameters[0]))
+        if action == "pane":  # Tab belongs to the command line and to dialogs when they have it
+            return self.screen is self.screen_stack[0] and not isinstance(self.focused, CommandLine)
+        if action == "pause":
+            return self.busy
+        if action == "repl":
+            return not self.busy
+        return True
+
+    def _can_run(self, binding_id: str) -> bool:
+        try:
+            item = key_command(binding_id)
+        except KeyError:
+            return False
+        if item.command in _PANE_COMMANDS or item.command in ("help", "quit"):
+            return True
+        if self.why_not(item.command) is not None:
+            return False
+        if item.needs == "node":
+            return self.selected_node is not None
+        if item.needs == "channel":
+            return self.query_one(ChannelsPane).selected is not None
+        return True
+
+    @property
+    def selected_node(self) -> str | None:
+        """The graph's selected node, unless it is START or END."""
+        node = self.query_one(GraphPane).selected
+        return None if node in (None, START_NODE, END_NODE) else node
+
+    # -- keys ------------------------------------------------------------------------------
+
+    def action_command(self, binding_id: str) -> None:
+        """Run the command a key stands for, with the screen's selection."""
+        item = key_command(binding_id)
+        name = item.command
+        if name == "help":
+            self.push_screen(HelpScreen(self.keys_help()))
+        elif name == "quit":
+            self.request_quit()
+        elif name in _PANE_COMMANDS:
+            self.focus_pane(_PANE_COMMANDS[name])
+        elif binding_id in ("break", "break_after"):
+            self._toggle_break("after" if binding_id == "break_after" else "before")
+        elif name == "set":
+            self.edit_selected()
+        elif item.needs == "node" and self.selected_node:
+            self.run_lines([f"{name} {self.selected_node}"])
+        elif item.needs == "channel" and self.query_one(ChannelsPane).selected:
+            self.run_lines([f"{name} {self.query_one(ChannelsPane).selected}"])
+        elif item.needs == "nothing":
+            self.run_lines([name])
+
+    def _toggle_break(self, when: str) -> None:
+        node = self.selected_node
+        if node is None or self.frame is None:
+            return
+        for bp in self.frame.view.breakpoints:
+            if bp.kind == when and bp.target == node and bp.origin == "user" and not bp.condition:
+                self.run_lines([f"delete {bp.number}"])
+                return
+        self.run_lines([f"break {when} {node}"])
+
+    def action_pane(self, delta: int) -> None:
+        """Focus the next (1) or previous (-1) pane."""
+        focused = self.focused
+        current = None
+        while focused is not None:
+            if focused.id in (*DETAIL_PANES, "graph", "channels", "log"):
+                current = focused.id
+                break
+            focused = focused.parent if isinstance(focused.parent, Widget) else None
+        self.focus_pane(next_pane(current, delta))
+
+    def focus_pane(self, pane: str) -> None:
+        """Show (in the compact layout) and focus ``pane``."""
+        if pane == "diff" and self.query_one("#panes").has_class("-failed"):
+            pane = "traceback"
+        if pane in DETAIL_PANES:
+            self.show_detail(pane)
+        self.query_one(f"#{pane}").focus()
+
+    def action_command_line(self) -> None:
+        """Focus the command line; Enter or Escape gives focus back."""
+        line = self.query_one(CommandLine)
+        if self.focused is not line:
+            self._return_focus = self.focused
+        line.focus()
+
+    def action_pause(self) -> None:
+        """Pause a running command at the next superstep boundary."""
+        if self.busy:
+            self.session.request_pause()
+            self.query_one(LogPane).write_note("Pause requested: stopping at the next superstep.")
+
+    def action_repl(self) -> None:
+        """Suspend the TUI into the REPL on the same session."""
+        if self.repl is None:
+            self.query_one(LogPane).write_note(
+                "The REPL is not available from the TUI in this build; use the command line "
+                "(:) here, or run `sgdebug repl TARGET`."
+            )
+            return
+        try:
+            with self.suspend():
+                self.repl(self.session)
+        except SuspendNotSupported:
+            self.query_one(LogPane).write_note("This terminal cannot suspend the TUI for the REPL.")
+        else:
+            self.query_one(LogPane).write_note("Back from the REPL.")
+        self.builder.forget()  # the REPL may have moved anywhere
+        self.run_lines((), echo=False)
+
+    # -- quitting --------------------------------------------------------------------------
+
+    def request_quit(self) -> None:
+        """Quit, asking first when the session is not saved in a file."""
+        if self.busy:
+            self.session.request_pause()
+        if self.session.store is None and self.session.started:
+            self.push_screen(ConfirmScreen(_UNSAVED), self._quit_if)
+        else:
+            self.run_lines(["quit"])
+
+    def _quit_if(self, yes: bool | None) -> None:
+        if yes:
+            self.run_lines(["quit"])
+
+    # -- editing ---------------------------------------------------------------------------
+
+    def edit_selected(self) -> None:
+        """Open the editor on the selected channel's value."""
+        channels = self.query_one(ChannelsPane)
+        key = channels.selected
+        row = next((r for r in channels.rows_shown if r.name == key), None)
+        if key is None or row is None:
+            return
+        text = "" if row.empty else editable_text(row.value)
+        if text is None:
+            self.query_one(LogPane).write_note(
+                f"{key}'s value is too big to edit here: use `set {key} = EXPR` (:)."
+            )
+            return
+
+        async def submit(expr: str) -> str | None:
+            worker = self.run_lines([f"set {key} = {expr}"])
+            outcomes = await worker.wait()
+            outcome = outcomes[-1] if outcomes else None
+            return None if outcome is not None and outcome.ok else _reason(outcome)
+
+        self.push_screen(EditScreen(key, text, submit))
+
+    # -- widget messages -------------------------------------------------------------------
+
+    def on_channels_pane_channel_highlighted(
+        self, message: ChannelsPane.ChannelHighlighted
+    ) -> None:
+        self.inspecting = ("channel", message.name)
+        self.refresh_inspector()
+
+    def on_history_pane_snapshot_highlighted(
+        self, message: HistoryPane.SnapshotHighlighted
+    ) -> None:
+        self.inspecting = ("snapshot", message.index)
+        self.refresh_inspector()
+
+    def on_history_pane_snapshot_chosen(self, message: HistoryPane.SnapshotChosen) -> None:
+        if self.why_not("goto") is None:
+            self.run_lines([f"goto {message.index}"])
+
+    def on_graph_pane_node_selected(self, message: GraphPane.NodeSelected) -> None:
+        real = message.node not in (START_NODE, END_NODE)
+        if real != self._real_node_selected:  # node keys (b, B, u) come and go
+            self._real_node_selected = real
+            self.refresh_bindings()
+
+    def on_graph_pane_node_opened(self, message: GraphPane.NodeOpened) -> None:
+        graph = self.session.compiled_graph
+        self.push_screen(NodeScreen(node_details(message.node, self.topology, self.frame, graph)))
+
+    def on_command_line_entered(self, message: CommandLine.Entered) -> None:
+        self._give_focus_back()
+        line = message.line
+        if not line:
+            return
+        word = line.split(maxsplit=1)[0]
+        if word in ("quit", "q", "exit"):
+            self.query_one(LogPane).write_command(line)
+            self.request_quit()
+        else:
+            self.run_lines([line])
+
+    def on_command_line_left(self, message: CommandLine.Left) -> None:
+        self._give_focus_back()
+
+    def on_command_line_completed(self, message: CommandLine.Completed) -> None:
+        self.query_one(LogPane).write_note("  ".join(message.candidates))
+
+    def _give_focus_back(self) -> None:
+        target = self._return_focus
+        self._return_focus = None
+        if target is not None and target.is_attached and target.display:
+            target.focus()
+        else:
+            self.query_one(GraphPane).focus()
+
+    # -- the palette -----------------------------------------------------------------------
+
+    def choose_command(self, name: str) -> None:
+        """Run a command from the palette, or type it when it needs arguments."""
+        from sgdebug.debugger import lookup
+
+        spec = lookup(name)
+        if any(not arg.optional for arg in spec.args):
+            line = self.query_one(CommandLine)
+            self.action_command_line()
+            line.value = f"{name} "
+            line.cursor_position = len(line.value)
+        elif name == "help":
+            self.push_screen(HelpScreen(self.keys_help()))
+        elif name == "quit":
+            self.request_quit()
+        else:
+            self.run_lines([name])
+
+
+def _reason(outcome: Outcome | None) -> str:
+    if outcome is None:
+        return "nothing was run"
+    return outcome.message or "refused"

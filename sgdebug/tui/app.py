@@ -1,0 +1,386 @@
+"""The debugger app: composes the panes and routes keys, commands and session events.
+
+Every action runs a command of the shared registry through :func:`sgdebug.debugger.run_line`
+in the engine worker (a thread), so a node that sleeps never blocks the screen; the worker
+builds the next :class:`~sgdebug.tui.frame.Frame` and posts it back. Session events seen
+while a verb runs (a step committed, a task finished) update the status line and the graph.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from functools import partial
+from pathlib import Path, PurePath
+from typing import Any, ClassVar
+
+from textual import events, on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, Keymap
+from textual.containers import Container
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Footer
+from textual.worker import Worker
+
+from sgdebug.debugger import Event, Outcome, Session, Stepped, TaskRan, run_line
+from sgdebug.inspect.topology import topology
+from sgdebug.tui.actions import ActionsMixin
+from sgdebug.tui.frame import Frame, FrameBuilder, with_running
+from sgdebug.tui.keys import TUI_BINDINGS, command_bindings, help_rows
+from sgdebug.tui.layout import DETAIL_PANES, layout_for
+from sgdebug.tui.palette import CommandsProvider
+from sgdebug.tui.widgets.channels_pane import ChannelsPane
+from sgdebug.tui.widgets.command_line import CommandLine
+from sgdebug.tui.widgets.diff_pane import DiffPane
+from sgdebug.tui.widgets.graph_pane import GraphPane
+from sgdebug.tui.widgets.history_pane import HistoryPane
+from sgdebug.tui.widgets.inspector_pane import InspectorPane
+from sgdebug.tui.widgets.log_pane import LogPane
+from sgdebug.tui.widgets.status_line import StatusLine
+from sgdebug.tui.widgets.tasks_pane import TasksPane
+from sgdebug.tui.widgets.too_small import TooSmall
+from sgdebug.tui.widgets.traceback_pane import TracebackPane
+
+__all__ = ["DebuggerApp", "ReplRunner"]
+
+ReplRunner = Callable[[Session], object]
+"""Runs the REPL on the session until the user leaves it (``!`` suspends the TUI into it)."""
+_STYLES = Path(__file__).parent / "styles"
+_MOTION = frozenset({"step", "task", "continue", "until", "retry", "resume", "restart"})
+_TITLES = {
+    "graph": "Graph",
+    "channels": "Channels",
+    "tasks": "Tasks (next step)",
+    "inspector": "Value",
+    "diff": "Diff (last step)",
+    "traceback": "Exception",
+    "history": "History",
+    "log": "Log",
+}
+
+
+class DebuggerApp(ActionsMixin, App[int]):
+    """The sgdebug TUI on one :class:`~sgdebug.debugger.Session`."""
+
+    CSS_PATH: ClassVar[str | PurePath | list[str | PurePath] | None] = [
+        _STYLES / "global.tcss",
+        _STYLES / "app.tcss",
+    ]
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        *command_bindings(),
+        *TUI_BINDINGS,
+    ]
+    COMMANDS = App.COMMANDS | {CommandsProvider}
+    TITLE = "sgdebug"
+
+    class CommandsFinished(Message):
+        """The engine ran ``lines`` (``outcomes`` in order) and built ``frame``."""
+
+        def __init__(
+            self, lines: tuple[str, ...], outcomes: tuple[Outcome, ...], frame: Frame | None
+        ) -> None:
+            super().__init__()
+            self.lines = lines
+            self.outcomes = outcomes
+            self.frame = frame
+
+    class Progressed(Message):
+        """A superstep committed while a verb runs (noisy: only the latest counts)."""
+
+        def __init__(self, step: int, ran: tuple[str, ...]) -> None:
+            super().__init__()
+            self.step = step
+            self.ran = ran
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, DebuggerApp.Progressed)
+
+    class TaskFinished(Message):
+        """A task of the running superstep finished."""
+
+        def __init__(self, node: str) -> None:
+            super().__init__()
+            self.node = node
+
+    def __init__(self, session: Session, *, repl: ReplRunner | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.repl = repl
+        self.topology = topology(session.compiled_graph)
+        self.frame: Frame | None = None
+        self.busy = False
+        """A command is on its way through the engine."""
+        self.inspecting: tuple[str, Any] | None = None
+        """What the inspector shows: ``("channel", name)`` or ``("snapshot", index)``."""
+        self.layout_name = "wide"
+        self.detail = "tasks"
+        """The detail pane shown in the compact layout."""
+        self._return_focus: Widget | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self.quitting = False
+        """The session was closed; the app is exiting."""
+        self.frames_shown = 0
+        """How many frames were drawn (benchmarks wait on it)."""
+        self.user_keymap: dict[str, str] = {}
+        """Keys remapped by binding id (see :meth:`set_keymap`)."""
+        self._idle = asyncio.Event()
+        """Set while no command is on its way through the engine (see :meth:`wait_idle`)."""
+
+    # -- composing -------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield StatusLine(id="status")
+        with Container(id="panes"):
+            yield GraphPane(self.topology, id="graph")
+            yield ChannelsPane(id="channels")
+            yield TasksPane(id="tasks")
+            yield InspectorPane(id="inspector")
+            yield HistoryPane(id="history")
+            yield DiffPane(id="diff")
+            yield TracebackPane(id="traceback")
+        yield LogPane(id="log")
+        yield CommandLine(self._complete, id="command")
+        yield Footer(id="footer", compact=True)
+        yield TooSmall(id="too-small")
+
+    def on_mount(self) -> None:
+        for pane, title in _TITLES.items():
+            widget = self.query_one(f"#{pane}")
+            widget.border_title = title
+            widget.add_class("pane")
+            widget.set_class(pane in DETAIL_PANES, "detail")
+        self.show_detail(self.detail)
+        if self.is_headless:
+            self.query_one(CommandLine).cursor_blink = False
+        self._unsubscribe = self.session.subscribe(self._on_session_event)
+        self.builder = FrameBuilder(self.session)
+        self.theme_changed_signal.subscribe(self, self._restyle)
+        self.query_one(StatusLine).show_view(self.session.view())
+        self._apply_layout(self.size.width, self.size.height)
+        self.query_one(GraphPane).focus()
+        self.query_one(LogPane).write_note(
+            f"Debugging {self.session.label}: s steps, c continues, b breaks before the "
+            "selected node, : takes any command, ? lists every key."
+        )
+        self.run_lines((), echo=False)
+
+    def _restyle(self, theme: object) -> None:
+        """Colours come from the theme: draw the frame again with the new one."""
+        if self.frame is not None:
+            self.call_after_refresh(self.show_frame, self.frame)
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self.builder.close()
+
+    # -- the engine ------------------------------------------------------------------------
+
+    def run_lines(self, lines: Sequence[str], *, echo: bool = True) -> Worker[tuple[Outcome, ...]]:
+        """Run command lines in the engine thread; the screen updates when they are done."""
+        lines = tuple(lines)
+        log = self.query_one(LogPane)
+        if echo:
+            for line in lines:
+                log.write_command(line)
+        self.busy = True
+        self._idle.clear()
+        words = {line.split(maxsplit=1)[0] for line in lines if line.strip()}
+        if self.frame is not None and words & _MOTION:
+            self._show_running(self.frame)
+        self.refresh_bindings()
+        return self._engine(lines)
+
+    @work(thread=True, exclusive=True, group="engine")
+    def _engine(self, lines: tuple[str, ...]) -> tuple[Outcome, ...]:
+        outcomes: list[Outcome] = []
+        frame: Frame | None = None
+        try:
+            for line in lines:
+                outcome = run_line(self.session, line)
+                if outcome is not None:
+                    outcomes.append(outcome)
+            frame = self.builder.build([line.split(maxsplit=1)[0] for line in lines if line])
+        except Exception as exc:  # a bug of ours: report it, keep the TUI alive
+            outcomes.append(Outcome("tui", False, self.session.status, f"internal error: {exc!r}"))
+        self.post_message(self.CommandsFinished(lines, tuple(outcomes), frame))
+        return tuple(outcomes)
+
+    def _on_session_event(self, event: Event) -> None:
+        """Runs in the engine thread: turn noisy session events into messages."""
+        if isinstance(event, Stepped):
+            self.post_message(self.Progressed(event.record.step + 1, tuple(event.record.tasks)))
+        elif isinstance(event, TaskRan):
+            self.post_message(self.TaskFinished(event.task.name))
+
+    @on(CommandsFinished)
+    def _show_results(self, message: CommandsFinished) -> None:
+        log = self.query_one(LogPane)
+        for outcome in message.outcomes:
+            log.write_outcome(outcome)
+        if message.frame is not None:
+            self.show_frame(message.frame)
+        if any(o.command == "quit" and o.ok for o in message.outcomes):
+            self.quitting = True
+            self._idle.set()  # nothing more will run: nobody waits for the engine forever
+            self.exit(self.exit_status)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The engine is idle once its last worker finished (its frame was shown before)."""
+        if event.worker.group != "engine" or not event.worker.is_finished:
+            return
+        if not any(w.group == "engine" and not w.is_finished for w in self.workers):
+            self.busy = False
+            self.refresh_bindings()
+            self._idle.set()
+
+    async def wait_idle(self) -> None:
+        """Wait until every command sent to the engine ran and its frame is on screen
+        (and the inspector has loaded the snapshot it shows)."""
+        await self._idle.wait()
+        if not self.quitting:
+            await self.workers.wait_for_complete()
+
+    @on(Progressed)
+    def _show_progress(self, message: Progressed) -> None:
+        if not self.busy:
+            return
+        ran = ", ".join(message.ran) or "nothing"
+        self.query_one(StatusLine).show_running(
+            message.step, f"step {message.step - 1} committed ({ran}) · Ctrl+C pauses"
+        )
+        graph = self.query_one(GraphPane)
+        states = {
+            name: replace(state, status="ran" if name in message.ran else "idle")
+            for name, state in graph.states.items()
+        }
+        graph.show_states(states)
+
+    @on(TaskFinished)
+    def _show_task(self, message: TaskFinished) -> None:
+        graph = self.query_one(GraphPane)
+        state = graph.states.get(message.node)
+        if self.busy and state is not None:
+            graph.show_states({**graph.states, message.node: replace(state, status="done")})
+
+    def _show_running(self, frame: Frame) -> None:
+        names = [t.name for t in frame.tasks if t.status == "pending"]
+        shown = with_running(frame, names)
+        self.query_one(GraphPane).show_states({n.name: n for n in shown.nodes})
+        what = f"running {', '.join(names)}" if names else "running"
+        self.query_one(StatusLine).show_running(frame.view.step, f"{what} · Ctrl+C pauses")
+
+    @property
+    def exit_status(self) -> int:
+        """1 when the graph raised (the run stands on an exception or failed), else 0."""
+        if self.frame is not None and self.frame.view.status in ("error", "failed"):
+            return 1
+        return 0
+
+    # -- showing a frame -------------------------------------------------------------------
+
+    def show_frame(self, frame: Frame) -> None:
+        """Draw every pane from ``frame``."""
+        self.frame = frame
+        self.frames_shown += 1
+        view = frame.view
+        self.query_one(StatusLine).show_view(view)
+        self.query_one(GraphPane).show_states({n.name: n for n in frame.nodes})
+        self.query_one(ChannelsPane).show_rows(frame.channels)
+        self.query_one(TasksPane).show_rows(frame.tasks)
+        self.query_one(DiffPane).show_diff(frame.step_diff)
+        self.query_one(HistoryPane).show_tree(frame.history, frame.entries)
+        failed = view.error is not None and view.status in ("error", "failed")
+        traceback = self.query_one(TracebackPane)
+        if failed and view.error is not None:
+            traceback.show_error(view.error, view.status)
+        panes = self.query_one("#panes")
+        if failed and not panes.has_class("-failed"):  # a new exception: show it
+            self.show_detail("traceback")
+        elif not failed and self.detail == "traceback":
+            self.show_detail("diff")
+        panes.set_class(failed, "-failed")
+        if self.inspecting is None and frame.channels:
+            self.inspecting = ("channel", frame.channels[0].name)
+        self.refresh_inspector()
+
+    def refresh_inspector(self) -> None:
+        """Show what the inspector follows, with the frame's values."""
+        inspector = self.query_one(InspectorPane)
+        frame = self.frame
+        if frame is None or self.inspecting is None:
+            inspector.show_nothing("Select a channel or a snapshot to see its value.")
+            return
+        kind, key = self.inspecting
+        if kind == "channel":
+            row = next((r for r in frame.channels if r.name == key), None)
+            if row is None:
+                inspector.show_nothing(f"No channel {key!r} here.")
+            else:
+                inspector.show_value(f"channel {key}", key, row.value)
+            return
+        if not 0 <= key < len(frame.entries):
+            inspector.show_nothing(f"No snapshot #{key}.")
+        else:
+            inspector.show_snapshot(key, partial(self._snapshot_values, key))
+
+    def _snapshot_values(self, index: int) -> Any:
+        """The values of snapshot ``index`` (runs in the inspector's thread)."""
+        shown = self.session.show(str(index))
+        if not shown.ok:
+            raise LookupError(shown.message)
+        return shown.value.values
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._apply_layout(event.size.width, event.size.height)
+
+    def _apply_layout(self, width: int, height: int) -> None:
+        name = layout_for(width, height)
+        self.layout_name = name
+        for option in ("too-small", "compact", "wide"):
+            self.screen.set_class(option == name, f"-{option}")
+        self.query_one(TooSmall).show_size(width, height)
+
+    def show_detail(self, pane: str) -> None:
+        """Make ``pane`` the detail pane the compact layout shows."""
+        if pane not in DETAIL_PANES:
+            return
+        self.detail = pane
+        for widget in self.query(".detail"):
+            widget.set_class(widget.id == pane, "-shown")
+
+    # -- commands from widgets -------------------------------------------------------------
+
+    def _complete(self, line: str) -> list[str]:
+        from sgdebug.debugger import complete
+
+        try:
+            return complete(self.session, line)
+        except Exception:
+            return []
+
+    def why_not(self, name: str) -> str | None:
+        """Why command ``name`` cannot run now (``None`` when it can)."""
+        if self.busy and name not in ("help", "quit", "graph", "history", "tasks"):
+            return "busy: a command is running (Ctrl+C pauses it)"
+        return self.session.why_not(name)
+
+    def set_keymap(self, keymap: Keymap) -> None:
+        self.user_keymap = dict(keymap)
+        super().set_keymap(keymap)
+
+    def keys_help(self) -> Iterable[tuple[str, str]]:
+        """(keys, what they do) for the help screen, with the keymap applied."""
+        defaults = {b.id: b.key for b in self.BINDINGS if isinstance(b, Binding) and b.id}
+        for binding_id, does in help_rows():
+            keys = self.user_keymap.get(binding_id) or defaults.get(binding_id, "")
+            shown = ", ".join(self.get_key_display(Binding(k, "")) for k in keys.split(",") if k)
+            if shown:
+                yield shown, does
+        yield "arrows", "Select a node in the graph; move in tables and the history"
+        yield "enter", "Node details (graph); go to a snapshot (history)"
+        yield "ctrl+p", "Command palette: every command"

@@ -1,0 +1,88 @@
+"""What the TUI shows about one node, and a value as editable text."""
+
+from __future__ import annotations
+
+import inspect
+import pprint
+from collections.abc import Sequence
+from typing import Any, Final
+
+from sgdebug.debugger import Breakpoint
+from sgdebug.inspect.topology import Topology
+from sgdebug.runtime import CompiledStateGraph
+from sgdebug.tui.frame import END_NODE, START_NODE, Frame
+from sgdebug.tui.graph_paint import STATUS_WORD
+from sgdebug.tui.screens.node_screen import NodeDetails
+
+__all__ = ["MAX_EDIT_CHARS", "editable_text", "node_details"]
+
+MAX_EDIT_CHARS: Final = 200_000
+"""Longer values are edited with ``set KEY = EXPR`` on the command line instead."""
+_SHOWN: Final = {START_NODE: "START", END_NODE: "END"}
+
+
+def _name(node: str) -> str:
+    return _SHOWN.get(node, node)
+
+
+def node_details(
+    name: str, topology: Topology, frame: Frame | None, graph: CompiledStateGraph
+) -> NodeDetails:
+    """The details screen's content for node ``name``."""
+    state = frame.node(name) if frame is not None else None
+    incoming = tuple(
+        f"{_name(e.source)} {'┄┄▶' if e.kind == 'conditional' else '──▶'} {_name(name)}"
+        + (f"  (branch {e.branch})" if e.branch else "")
+        for e in topology.edges
+        if e.target == name
+    )
+    outgoing = tuple(
+        f"{_name(name)} {'┄┄▶' if e.kind == 'conditional' else '──▶'} {_name(e.target)}"
+        + (f"  (branch {e.branch})" if e.branch else "")
+        for e in topology.edges
+        if e.source == name
+    )
+    breakpoints = frame.view.breakpoints if frame is not None else ()
+    return NodeDetails(
+        name=_name(name),
+        status=STATUS_WORD[state.status] if state is not None else "",
+        source=_source(graph, name),
+        incoming=incoming,
+        outgoing=outgoing,
+        breakpoints=_breakpoints(name, breakpoints),
+    )
+
+
+def _breakpoints(name: str, breakpoints: Sequence[Breakpoint]) -> tuple[str, ...]:
+    lines = []
+    for bp in breakpoints:
+        if bp.kind in ("before", "after") and bp.target in (name, "*"):
+            state = "" if bp.enabled else " (disabled)"
+            origin = " (from compile())" if bp.origin == "compile" else ""
+            lines.append(f"#{bp.number} {bp.describe()}{state}{origin}, hit {bp.hits}x")
+    return tuple(lines)
+
+
+def _source(graph: CompiledStateGraph, name: str) -> str:
+    """``path/file.py:12 (qualified.name)`` for the node's function."""
+    if name in (START_NODE, END_NODE):
+        return "(a virtual node of the graph)"
+    spec = graph.builder.nodes.get(name)
+    action: Any = getattr(spec, "action", None)
+    if action is None:
+        return "(unknown)"
+    target = getattr(action, "func", None) or getattr(action, "afunc", None) or action
+    try:
+        target = inspect.unwrap(target)
+        path = inspect.getsourcefile(target) or "?"
+        line = inspect.getsourcelines(target)[1]
+    except (TypeError, OSError):
+        return f"({type(action).__name__}: source not available)"
+    qualified = getattr(target, "__qualname__", type(target).__name__)
+    return f"{path}:{line} ({qualified})"
+
+
+def editable_text(value: Any) -> str | None:
+    """``value`` as a Python literal to edit, ``None`` when it is too big to edit here."""
+    text = pprint.pformat(value, width=72, sort_dicts=False)
+    return text if len(text) <= MAX_EDIT_CHARS else None

@@ -1,0 +1,34 @@
+"""Which layout fits the terminal, and the order Tab visits the panes in."""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+from sgdebug.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
+
+__all__ = ["DETAIL_PANES", "PANE_ORDER", "Layout", "layout_for", "next_pane"]
+
+Layout = Literal["too-small", "compact", "wide"]
+WIDE_WIDTH: Final = 120
+WIDE_HEIGHT: Final = 32
+PANE_ORDER: Final = ("graph", "channels", "tasks", "inspector", "history", "diff", "log")
+"""Tab's order (``diff`` stands for the traceback while the run is on an exception)."""
+DETAIL_PANES: Final = frozenset({"tasks", "inspector", "diff", "traceback", "history"})
+"""Panes that share one place in the compact layout (the one in use is shown)."""
+
+
+def layout_for(width: int, height: int) -> Layout:
+    """``wide`` shows every pane; ``compact`` the graph, channels and one detail pane."""
+    if width < MIN_WIDTH or height < MIN_HEIGHT:
+        return "too-small"
+    if width >= WIDE_WIDTH and height >= WIDE_HEIGHT:
+        return "wide"
+    return "compact"
+
+
+def next_pane(current: str | None, delta: int) -> str:
+    """The pane after (``delta`` 1) or before (-1) ``current`` in Tab order."""
+    key = "diff" if current == "traceback" else current
+    if key not in PANE_ORDER:
+        return PANE_ORDER[0] if delta > 0 else PANE_ORDER[-1]
+    return PANE_ORDER[(PANE_ORDER.index(key) + delta) % len(PANE_ORDER)]

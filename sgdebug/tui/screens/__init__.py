@@ -1,0 +1,3 @@
+"""Modal screens of the debugger: help, node details, the value editor, quitting."""
+
+from __future__ import annotations

@@ -1,0 +1,176 @@
+"""The graph pane: the graph drawn with each node's status; arrows or the mouse select a node."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from sgdebug.inspect import Drawing, DrawnNode, draw
+from sgdebug.inspect.topology import Topology
+from sgdebug.tui.frame import END_NODE, START_NODE, NodeState, NodeStatus
+from sgdebug.tui.graph_paint import LEGEND, STATUS_WORD, Palette, paint
+
+__all__ = ["GraphPane"]
+
+_STATUSES: tuple[NodeStatus, ...] = ("pending", "running", "done", "ran", "error", "finished")
+_FOOTER_ROWS = 4
+"""Rows under the drawing: the selected node's line and the legend."""
+
+
+class GraphPane(VerticalScroll, can_focus=True):
+    """The graph with node status marks; Enter or a click opens the selected node."""
+
+    BINDINGS = [
+        Binding("up", "move(0, -1)", "Node above", show=False),
+        Binding("down", "move(0, 1)", "Node below", show=False),
+        Binding("left", "move(-1, 0)", "Node left", show=False),
+        Binding("right", "move(1, 0)", "Node right", show=False),
+        Binding("enter", "open", "Details", show=False),
+    ]
+    COMPONENT_CLASSES = {
+        *(f"graph-pane--{status}" for status in _STATUSES),
+        "graph-pane--selected",
+        "graph-pane--break",
+    }
+
+    selected: reactive[str | None] = reactive(None)
+    """The selected node (arrows and clicks move it)."""
+
+    class NodeSelected(Message):
+        """The selection moved to ``node``."""
+
+        def __init__(self, node: str) -> None:
+            super().__init__()
+            self.node = node
+
+    class NodeOpened(Message):
+        """The user asked for ``node``'s details (Enter or a click)."""
+
+        def __init__(self, node: str) -> None:
+            super().__init__()
+            self.node = node
+
+    def __init__(self, topology: Topology, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.topology = topology
+        self.states: Mapping[str, NodeState] = {}
+        self.drawing: Drawing | None = None
+        self._canvas = Static("", id="graph-canvas", markup=False)
+        self._caption = Static("", id="graph-caption", markup=False)
+        names = [n.name for n in topology.nodes if n.name not in (START_NODE, END_NODE)]
+        self.set_reactive(GraphPane.selected, names[0] if names else None)
+
+    def compose(self) -> ComposeResult:
+        yield self._canvas
+        yield self._caption
+
+    def watch_selected(self, old: str | None, new: str | None) -> None:
+        self._repaint()
+        if new is not None and new != old:
+            self.post_message(self.NodeSelected(new))
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._layout()
+
+    def show_states(self, states: Mapping[str, NodeState]) -> None:
+        """Mark each node with its state."""
+        self.states = states
+        self._repaint()
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def _layout(self) -> None:
+        width = max(8, self.scrollable_content_region.width)
+        height = max(3, self.scrollable_content_region.height - _FOOTER_ROWS)
+        self.drawing = draw(self.topology, width=width, height=height)
+        self._repaint()
+
+    def _repaint(self) -> None:
+        if self.drawing is None or not self.is_mounted:
+            return
+        palette = Palette(
+            status={s: self.get_component_rich_style(f"graph-pane--{s}") for s in _STATUSES},
+            selected=self.get_component_rich_style("graph-pane--selected"),
+            breakpoint=self.get_component_rich_style("graph-pane--break"),
+        )
+        self._canvas.update(paint(self.drawing, self.states, self.selected, palette))
+        self._caption.update(self._describe())
+
+    def _describe(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        name = self.selected
+        if name is not None:
+            state = self.states.get(name, NodeState(name, "idle"))
+            shown = {START_NODE: "START", END_NODE: "END"}.get(name, name)
+            text.append(f"▸ {shown}", style="bold")
+            text.append(f": {STATUS_WORD[state.status]}")
+            marks = [w for w, on in (("before", state.before), ("after", state.after)) if on]
+            if marks:
+                text.append(f" · ● {' & '.join(marks)}")
+            text.append("\n")
+        text.append(LEGEND, style="dim")
+        return text
+
+    # -- selection -------------------------------------------------------------------------
+
+    def action_move(self, dx: int, dy: int) -> None:
+        """Select the nearest node in direction (dx, dy)."""
+        if self.drawing is None:
+            return
+        nodes = {n.name: n for n in self.drawing.nodes}
+        current = nodes.get(self.selected or "")
+        if current is None:
+            self.selected = next(iter(nodes), None)
+            return
+        found = _nearest(current, list(nodes.values()), dx, dy)
+        if found is not None:
+            self.selected = found.name
+            self._canvas.scroll_visible()
+
+    def action_open(self) -> None:
+        if self.selected is not None:
+            self.post_message(self.NodeOpened(self.selected))
+
+    def on_click(self, event: events.Click) -> None:
+        if self.drawing is None:
+            return
+        offset = event.get_content_offset(self._canvas)
+        if offset is None:
+            return
+        x = offset.x - (3 if self.drawing.mode == "list" else 0)
+        node = self.drawing.node_at(max(0, x), offset.y)
+        if node is not None:
+            self.focus()
+            self.selected = node.name
+            self.post_message(self.NodeOpened(node.name))
+
+
+def _center(node: DrawnNode) -> tuple[float, float]:
+    box = node.box
+    return box.x + box.w / 2, box.y + box.h / 2
+
+
+def _nearest(current: DrawnNode, nodes: list[DrawnNode], dx: int, dy: int) -> DrawnNode | None:
+    """The closest node whose centre lies in direction (dx, dy) from ``current``'s."""
+    cx, cy = _center(current)
+    best: tuple[float, DrawnNode] | None = None
+    for node in nodes:
+        if node is current:
+            continue
+        x, y = _center(node)
+        along = (x - cx) * dx + (y - cy) * dy
+        if along <= 0:
+            continue
+        across = abs((x - cx) * dy) + abs((y - cy) * dx)
+        score = along + 2 * across
+        if best is None or score < best[0]:
+            best = (score, node)
+    return best[1] if best is not None else None

@@ -1,0 +1,71 @@
+"""The status line: run state (with a symbol), step, target and why the run stopped."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from sgdebug.debugger import SessionStatus, SessionView
+from sgdebug.debugger.render import describe_stop
+
+__all__ = ["STATUS_SYMBOL", "StatusLine"]
+
+STATUS_SYMBOL: Final[dict[SessionStatus, str]] = {
+    "idle": "○",
+    "running": "▶",
+    "paused": "‖",
+    "error": "✗",
+    "interrupted": "⚑",
+    "done": "✓",
+    "aborted": "■",
+    "failed": "✗",
+    "closed": "·",
+}
+"""Each run state's symbol: the state reads the same without colour."""
+
+
+class StatusLine(Static):
+    """``‖ PAUSED  step 2  loop   Stopped before step 2 at breakpoint 1 (before attempt).``"""
+
+    status: reactive[SessionStatus] = reactive("idle")
+    """The run state; the widget gets the class ``-<status>`` for its colour."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id, markup=False)
+        self._detail = ""
+        self._step: int | None = None
+        self._label = ""
+
+    def watch_status(self, old: SessionStatus, new: SessionStatus) -> None:
+        self.remove_class(f"-{old}")
+        self.add_class(f"-{new}")
+
+    def show_view(self, view: SessionView) -> None:
+        """Show where the session stands."""
+        self._step = view.step if view.thread_id is not None else None
+        self._label = view.label
+        stop = view.stop
+        detail = describe_stop(stop).splitlines()[0] if stop is not None else "No run yet."
+        self._detail = detail
+        self.status = view.status
+        self._draw()
+
+    def show_running(self, step: int | None, what: str) -> None:
+        """Show a verb at work (``what``: the nodes running, a hint to pause)."""
+        if step is not None:
+            self._step = step
+        self._detail = what
+        self.status = "running"
+        self._draw()
+
+    def _draw(self) -> None:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f" {STATUS_SYMBOL[self.status]} {self.status.upper()} ", style="bold")
+        if self._step is not None:
+            text.append(f" step {self._step} ")
+        text.append(f" {self._label} ", style="dim")
+        text.append(f" {self._detail}")
+        self.update(text)

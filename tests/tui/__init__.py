@@ -1,0 +1,3 @@
+"""Tests of the Textual front end."""
+
+from __future__ import annotations

@@ -1,0 +1,97 @@
+"""Small graphs for the TUI tests: a node that raises until the state is fixed, a node that
+waits (so a test can look at the screen while it runs) and a reducer graph."""
+
+from __future__ import annotations
+
+import linecache
+import operator
+import threading
+from typing import Annotated, Any, TypedDict
+
+from sgdebug.runtime import END, START, CompiledStateGraph, StateGraph, interrupt
+
+
+class FlakyState(TypedDict):
+    """``divisor`` must be non-zero for ``divide`` to work."""
+
+    divisor: int
+    result: float
+
+
+def divide(state: FlakyState) -> dict[str, Any]:
+    """Raises ZeroDivisionError while ``divisor`` is 0."""
+    return {"result": 10 / state["divisor"]}
+
+
+def flaky_graph() -> CompiledStateGraph:
+    """START -> divide -> END; ``divide`` raises on ``{"divisor": 0}``."""
+    builder = StateGraph(FlakyState)
+    builder.add_node("divide", divide)
+    builder.add_edge(START, "divide")
+    builder.add_edge("divide", END)
+    return builder.compile()
+
+
+class SlowState(TypedDict):
+    """How many times ``slow`` ran."""
+
+    laps: Annotated[list[int], operator.add]
+
+
+def slow_graph(gate: threading.Event, timeout: float = 10.0) -> CompiledStateGraph:
+    """``slow`` waits for ``gate`` (at most ``timeout`` s) on every lap; it loops 3 times."""
+
+    def slow(state: SlowState) -> dict[str, Any]:
+        gate.wait(timeout)
+        return {"laps": [len(state["laps"]) + 1]}
+
+    def again(state: SlowState) -> str:
+        return "slow" if len(state["laps"]) < 3 else END
+
+    builder = StateGraph(SlowState)
+    builder.add_node("slow", slow)
+    builder.add_edge(START, "slow")
+    builder.add_conditional_edges("slow", again, ["slow", END])
+    return builder.compile()
+
+
+class AskState(TypedDict):
+    """The answer ``ask`` got from ``interrupt()``."""
+
+    answer: str
+
+
+def ask(state: AskState) -> dict[str, Any]:
+    """Asks the user (through ``interrupt()``) for an answer."""
+    return {"answer": str(interrupt("your name?"))}
+
+
+def ask_graph() -> CompiledStateGraph:
+    """START -> ask -> END; ``ask`` waits for ``resume``."""
+    builder = StateGraph(AskState)
+    builder.add_node("ask", ask)
+    builder.add_edge(START, "ask")
+    builder.add_edge("ask", END)
+    return builder.compile()
+
+
+FLAKY_FILE = "flaky_node.py"
+"""The file name the snapshot graph's node reports in tracebacks (the same on every machine)."""
+_FLAKY_SOURCE = '''\
+def divide(state):
+    """Raises ZeroDivisionError while the divisor is 0."""
+    return {"result": 10 / state["divisor"]}
+'''
+
+
+def snapshot_flaky_graph() -> CompiledStateGraph:
+    """Like :func:`flaky_graph`, with a node whose traceback names ``flaky_node.py``."""
+    namespace: dict[str, Any] = {}
+    exec(compile(_FLAKY_SOURCE, FLAKY_FILE, "exec"), namespace)
+    lines = _FLAKY_SOURCE.splitlines(keepends=True)
+    linecache.cache[FLAKY_FILE] = (len(_FLAKY_SOURCE), None, lines, FLAKY_FILE)
+    builder = StateGraph(FlakyState)
+    builder.add_node("divide", namespace["divide"])
+    builder.add_edge(START, "divide")
+    builder.add_edge("divide", END)
+    return builder.compile()

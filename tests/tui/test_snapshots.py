@@ -1,0 +1,111 @@
+"""Screenshots of the TUI (pytest-textual-snapshot), at 120x40 and 80x24, one class per feature.
+
+Run ``pytest tests/tui/test_snapshots.py --snapshot-update`` after a deliberate change and look
+at every SVG it rewrites (``snapshot_report.html`` shows a failed run's differences).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+
+import pytest
+from textual.pilot import Pilot
+
+from sgdebug.debugger import Session, run_line
+from sgdebug.tui import make_app
+from sgdebug.tui.app import DebuggerApp
+
+from .graphs import snapshot_flaky_graph
+from .harness import SMALL, WIDE, graph_session, sample_session, settle
+
+SIZES = pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x40", "80x24"])
+SnapCompare = Callable[..., bool]
+
+
+def prepare(
+    *lines: str, keys: Sequence[str] = (), pane: str | None = None
+) -> Callable[[Pilot[int]], Awaitable[None]]:
+    """A ``run_before``: wait for the first frame, run ``lines``, press ``keys``, show ``pane``."""
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        app = pilot.app
+        assert isinstance(app, DebuggerApp)
+        await settle(app)
+        for line in lines:
+            app.run_lines([line])
+            await settle(app)
+        for key in keys:
+            await pilot.press(key)
+            await settle(app)
+        if pane is not None:
+            app.focus_pane(pane)
+        await pilot.pause()
+
+    return run_before
+
+
+def snap(
+    snap_compare: SnapCompare,
+    session: Session,
+    size: tuple[int, int],
+    run_before: Callable[[Pilot[int]], Awaitable[None]],
+) -> bool:
+    return snap_compare(make_app(session), terminal_size=size, run_before=run_before)
+
+
+@SIZES
+class TestStart:
+    def test_start(self, snap_compare: SnapCompare, size: tuple[int, int]) -> None:
+        assert snap(snap_compare, sample_session("loop"), size, prepare())
+
+
+@SIZES
+class TestStep:
+    def test_after_a_step(self, snap_compare: SnapCompare, size: tuple[int, int]) -> None:
+        assert snap(snap_compare, sample_session("loop"), size, prepare(keys=["s"]))
+
+
+@SIZES
+class TestReducerDiff:
+    def test_the_diff_of_a_reducer_step(
+        self, snap_compare: SnapCompare, size: tuple[int, int]
+    ) -> None:
+        run_before = prepare("step 2", pane="diff")
+        assert snap(snap_compare, sample_session("fanout"), size, run_before)
+
+
+@SIZES
+class TestBreakpoint:
+    def test_paused_at_a_breakpoint(self, snap_compare: SnapCompare, size: tuple[int, int]) -> None:
+        session = sample_session("fanout")
+        assert run_line(session, "break before d")
+        assert snap(snap_compare, session, size, prepare(keys=["c"]))
+
+
+@SIZES
+class TestException:
+    def test_a_node_exception(self, snap_compare: SnapCompare, size: tuple[int, int]) -> None:
+        session = graph_session(snapshot_flaky_graph(), "flaky", {"divisor": 0})
+        assert snap(snap_compare, session, size, prepare(keys=["c"]))
+
+
+@SIZES
+class TestHistoryFork:
+    def test_the_history_tree_with_a_fork(
+        self, snap_compare: SnapCompare, size: tuple[int, int]
+    ) -> None:
+        run_before = prepare("step 3", "goto 2", "set count = 5", "step", pane="history")
+        assert snap(snap_compare, sample_session("loop"), size, run_before)
+
+
+@SIZES
+class TestHelp:
+    def test_the_help_screen(self, snap_compare: SnapCompare, size: tuple[int, int]) -> None:
+        run_before = prepare(keys=["question_mark"])
+        assert snap(snap_compare, sample_session("loop"), size, run_before)
+
+
+@pytest.mark.parametrize("size", [(79, 24), (60, 20)], ids=["79x24", "60x20"])
+class TestTooSmall:
+    def test_the_too_small_message(self, snap_compare: SnapCompare, size: tuple[int, int]) -> None:
+        assert snap(snap_compare, sample_session("loop"), size, prepare())
