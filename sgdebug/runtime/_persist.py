@@ -360,8 +360,3 @@ def pending_by_task(writes: Sequence[PendingWrite]) -> dict[str, list[PendingWri
     for write in writes:
         out.setdefault(write.task_id, []).append(write)
     return out
-
-
-def values_of(record: CheckpointRecord, values: Mapping[str, Any]) -> dict[str, Any]:
-    """Only the values a record stores (for tests and inspection)."""
-    return {k: values[k] for k in record.blobs if k in values}

@@ -28,7 +28,6 @@ from sgdebug.runtime._task import (
     _IdSource,
     _path_key,
     command_input_writes,
-    send_targets,
 )
 from sgdebug.runtime.channels import BaseChannel, EphemeralValue, LastValue, UntrackedValue
 from sgdebug.runtime.errors import GraphInterrupt, GraphRecursionError, troubleshooting
@@ -382,11 +381,6 @@ class Run:
                     tasks.append(Task(task_id, name, node.pull_path, state, node.triggers, node))
                     break
         return tasks
-
-    def _read(self, node: CompiledNode) -> Any:
-        if node.name == START:
-            return self.channels[START].get()
-        return node.reader.read(self.channels, self.step, self.stop)
 
     def _task(
         self, node: CompiledNode, path: tuple[Any, ...], value: Any, triggers: tuple[str, ...]
@@ -778,4 +772,4 @@ class Run:
         return {k: self.channels[k].get() for k in keys if self.channels[k].is_available()}
 
 
-__all__ = ["PLAIN", "Run", "RunOptions", "Task", "command_input_writes", "send_targets"]
+__all__ = ["PLAIN", "Run", "RunOptions", "Task", "command_input_writes"]

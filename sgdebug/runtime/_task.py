@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sgdebug.runtime._constants import END, PULL, PUSH, TASKS
+from sgdebug.runtime._constants import PULL, PUSH
 from sgdebug.runtime._hooks import PauseHook
 from sgdebug.runtime._node import CompiledNode, Write, return_writes
-from sgdebug.runtime.types import Command, Interrupt, Send
+from sgdebug.runtime.types import Command, Interrupt
 
 if TYPE_CHECKING:
     from sgdebug.runtime._run import Run
@@ -108,17 +108,6 @@ def command_input_writes(run: Run, cmd: Command[Any]) -> list[Write]:
     routes: list[Write] = []
     writes = return_writes(Command(update=cmd.update, goto=cmd.goto), run.graph.target, routes)
     return writes + routes
-
-
-def send_targets(writes: Sequence[Write]) -> list[str]:
-    """Node names a list of writes schedules (for debugger views)."""
-    out = []
-    for key, value in writes:
-        if key == TASKS and isinstance(value, Send):
-            out.append(value.node)
-        elif key.startswith("branch:to:") and key[10:] != END:
-            out.append(key[10:])
-    return out
 
 
 def _await(value: Any) -> Any:
