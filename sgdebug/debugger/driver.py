@@ -16,7 +16,14 @@ from typing import Any, Literal
 
 from sgdebug.debugger.breakpoints import EXCEPTION_BREAKPOINT, Breakpoint, BreakpointTable
 from sgdebug.debugger.evaluation import ExpressionError
-from sgdebug.debugger.events import BreakpointsChanged, Errored, EventBus, Stepped, TaskRan
+from sgdebug.debugger.events import (
+    BreakpointsChanged,
+    Errored,
+    EventBus,
+    Planned,
+    Stepped,
+    TaskRan,
+)
 from sgdebug.debugger.results import ErrorInfo, Hit, Stop, StopKind
 from sgdebug.debugger.runinfo import error_info, names, task_info
 from sgdebug.runtime import BaseHook, CommitRecord, Run, Task
@@ -74,6 +81,7 @@ class Driver(BaseHook):
 
     def after_plan(self, run: Run, tasks: Sequence[Task]) -> bool:
         self.planned = names(tasks)
+        self.bus.emit(Planned(run.step, self.planned))
         goal = self.goal
         if goal.kind == "plan":
             self.stop = Stop(goal.report, run.step)

@@ -53,6 +53,15 @@ class Stepped:
 
 
 @dataclass(frozen=True, slots=True)
+class Planned:
+    """The next superstep's tasks are known and about to run (also during a ``continue``)."""
+
+    step: int
+    tasks: tuple[str, ...]
+    """Node names of the planned tasks."""
+
+
+@dataclass(frozen=True, slots=True)
 class TaskRan:
     """One task finished (its writes are known, not yet committed)."""
 
@@ -112,6 +121,7 @@ class Closed:
 Event = (
     Started
     | Stepped
+    | Planned
     | TaskRan
     | Errored
     | Interrupted

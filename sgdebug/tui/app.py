@@ -24,10 +24,10 @@ from textual.widget import Widget
 from textual.widgets import Footer
 from textual.worker import Worker
 
-from sgdebug.debugger import Event, Outcome, Session, Stepped, TaskRan, run_line
+from sgdebug.debugger import Event, Outcome, Planned, Session, Stepped, TaskRan, run_line
 from sgdebug.inspect.topology import topology
 from sgdebug.tui.actions import ActionsMixin
-from sgdebug.tui.frame import Frame, FrameBuilder, with_running
+from sgdebug.tui.frame import Frame, FrameBuilder, NodeStatus, with_running
 from sgdebug.tui.keys import TUI_BINDINGS, command_bindings, help_rows
 from sgdebug.tui.layout import DETAIL_PANES, layout_for
 from sgdebug.tui.palette import CommandsProvider
@@ -89,10 +89,12 @@ class DebuggerApp(ActionsMixin, App[int]):
     class Progressed(Message):
         """A superstep committed while a verb runs (noisy: only the latest counts)."""
 
-        def __init__(self, step: int, ran: tuple[str, ...]) -> None:
+        def __init__(self, step: int, ran: tuple[str, ...], running: tuple[str, ...] = ()) -> None:
             super().__init__()
             self.step = step
             self.ran = ran
+            self.running = running
+            """Nodes of the superstep now running (planned, not finished)."""
 
         def can_replace(self, message: Message) -> bool:
             return isinstance(message, DebuggerApp.Progressed)
@@ -112,6 +114,8 @@ class DebuggerApp(ActionsMixin, App[int]):
         self.frame: Frame | None = None
         self.busy = False
         """A command is on its way through the engine."""
+        self._last_ran: tuple[str, ...] = ()
+        """Nodes of the last committed superstep (written by the engine thread)."""
         self.inspecting: tuple[str, Any] | None = None
         """What the inspector shows: ``("channel", name)`` or ``("snapshot", index)``."""
         self.layout_name = "wide"
@@ -211,7 +215,10 @@ class DebuggerApp(ActionsMixin, App[int]):
     def _on_session_event(self, event: Event) -> None:
         """Runs in the engine thread: turn noisy session events into messages."""
         if isinstance(event, Stepped):
-            self.post_message(self.Progressed(event.record.step + 1, tuple(event.record.tasks)))
+            self._last_ran = tuple(event.record.tasks)
+            self.post_message(self.Progressed(event.record.step + 1, self._last_ran))
+        elif isinstance(event, Planned):
+            self.post_message(self.Progressed(event.step, self._last_ran, event.tasks))
         elif isinstance(event, TaskRan):
             self.post_message(self.TaskFinished(event.task.name))
 
@@ -248,14 +255,19 @@ class DebuggerApp(ActionsMixin, App[int]):
         if not self.busy:
             return
         ran = ", ".join(message.ran) or "nothing"
-        self.query_one(StatusLine).show_running(
-            message.step, f"step {message.step - 1} committed ({ran}) · Ctrl+C pauses"
-        )
+        if message.running:
+            what = f"running {', '.join(message.running)}"
+        else:
+            what = f"step {message.step - 1} committed ({ran})"
+        self.query_one(StatusLine).show_running(message.step, f"{what} · Ctrl+C pauses")
         graph = self.query_one(GraphPane)
-        states = {
-            name: replace(state, status="ran" if name in message.ran else "idle")
-            for name, state in graph.states.items()
-        }
+
+        def status(name: str) -> NodeStatus:
+            if name in message.running:
+                return "running"
+            return "ran" if name in message.ran else "idle"
+
+        states = {name: replace(state, status=status(name)) for name, state in graph.states.items()}
         graph.show_states(states)
 
     @on(TaskFinished)
