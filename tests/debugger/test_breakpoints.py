@@ -6,10 +6,12 @@ from typing import Any
 
 import pytest
 
-from sgdebug.debugger import Breakpoint, BreakpointError, Outcome, Session, Target, run_line
+from sgdebug.debugger import Breakpoint, BreakpointError, Session
 from sgdebug.debugger.breakpoints import BreakpointTable
 from sgdebug.runtime.channels import MISSING
-from sgdebug.sample_graphs import SAMPLES, load
+from sgdebug.sample_graphs import SAMPLES
+
+from .helpers import ok, refused, sample_session
 
 # A node of each sample that runs after at least one other node.
 NODE = {
@@ -33,25 +35,6 @@ WATCH = {
     "loop": ("count", "new == 2"),
     "chatbot": ("messages", "len(new) == 4"),
 }
-
-
-def session_for(name: str) -> Session:
-    module = load(name)
-    namespace = {**vars(module), "MISSING": MISSING}
-    return Session(Target(module.graph, namespace, name), input=module.EXAMPLE_INPUT)
-
-
-def ok(session: Session, line: str) -> Outcome:
-    outcome = run_line(session, line)
-    assert outcome is not None
-    assert outcome.ok, outcome.message
-    return outcome
-
-
-def refused(session: Session, line: str) -> Outcome:
-    outcome = run_line(session, line)
-    assert outcome is not None and not outcome.ok
-    return outcome
 
 
 def final_values(name: str) -> Any:
@@ -251,3 +234,7 @@ def test_table_numbers_like_pdb_and_round_trips_through_dicts() -> None:
         table.add("exception", "")
     with pytest.raises(BreakpointError):
         table.get(99)
+
+
+def session_for(name: str) -> Session:
+    return sample_session(name, extra={"MISSING": MISSING})

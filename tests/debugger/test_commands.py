@@ -9,10 +9,8 @@ import pytest
 
 from sgdebug.debugger import (
     COMMANDS,
-    Outcome,
     ParseError,
     Session,
-    Target,
     available,
     complete,
     help_text,
@@ -21,19 +19,9 @@ from sgdebug.debugger import (
     run_line,
 )
 from sgdebug.runtime import START, StateGraph, interrupt
-from sgdebug.sample_graphs import load
 
-
-def session_for(name: str) -> Session:
-    module = load(name)
-    return Session(Target(module.graph, vars(module), name), input=module.EXAMPLE_INPUT)
-
-
-def ok(session: Session, line: str) -> Outcome:
-    outcome = run_line(session, line)
-    assert outcome is not None
-    assert outcome.ok, outcome.message
-    return outcome
+from .helpers import ok
+from .helpers import sample_session as session_for
 
 
 def names(session: Session) -> set[str]:

@@ -8,27 +8,12 @@ from typing import Annotated, Any, TypedDict
 import pytest
 from pydantic import BaseModel, Field
 
-from sgdebug.debugger import Outcome, Session, Target, available, run_line
+from sgdebug.debugger import Session, available
 from sgdebug.runtime import START, StateGraph
-from sgdebug.sample_graphs import SAMPLES, load
+from sgdebug.sample_graphs import SAMPLES
 
-
-def session_for(name: str) -> Session:
-    module = load(name)
-    return Session(Target(module.graph, vars(module), name), input=module.EXAMPLE_INPUT)
-
-
-def ok(session: Session, line: str) -> Outcome:
-    outcome = run_line(session, line)
-    assert outcome is not None
-    assert outcome.ok, outcome.message
-    return outcome
-
-
-def refused(session: Session, line: str) -> Outcome:
-    outcome = run_line(session, line)
-    assert outcome is not None and not outcome.ok, f"{line!r} should be refused"
-    return outcome
+from .helpers import ok, refused
+from .helpers import sample_session as session_for
 
 
 def snapshot_count(session: Session) -> int:

@@ -27,6 +27,8 @@ from sgdebug.runtime import START, StateGraph, interrupt
 from sgdebug.runtime.checkpoint import InMemorySaver, SqliteSaver
 from sgdebug.sample_graphs import SAMPLES, load
 
+from .helpers import ok, refused
+
 UNTIL = {
     "linear": "node_2",
     "overwrite": "publish",
@@ -48,20 +50,6 @@ def session_for(name: str, **kwargs: Any) -> Session:
         **kwargs,
     )  # fmt: skip
     return session
-
-
-def ok(session: Session, line: str) -> Outcome:
-    outcome = run_line(session, line)
-    assert outcome is not None
-    assert outcome.ok, outcome.message
-    return outcome
-
-
-def refused(session: Session, line: str) -> Outcome:
-    outcome = run_line(session, line)
-    assert outcome is not None
-    assert not outcome.ok, f"{line!r} should have been refused"
-    return outcome
 
 
 def status(session: Session) -> str:

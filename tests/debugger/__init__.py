@@ -1,0 +1,1 @@
+"""Tests of the debugger layer: the session controller, commands, loading, session files."""
