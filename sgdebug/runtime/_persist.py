@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-import hashlib
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from sgdebug.runtime._constants import INTERRUPT
-from sgdebug.runtime.channels import MISSING
+from sgdebug.runtime.channels import MISSING, BaseChannel, BinaryOperatorAggregate
 from sgdebug.runtime.checkpoint.base import (
     BaseCheckpointSaver,
     Blob,
     CheckpointRecord,
     PendingWrite,
     Source,
+    TaskWrites,
 )
+from sgdebug.runtime.checkpoint.base import task_id as make_task_id
 
 if TYPE_CHECKING:
     from sgdebug.runtime._run import Run, Task
@@ -25,6 +27,7 @@ RESUME = "__resume__"
 NULL_TASK = "00000000-0000-0000-0000-000000000000"
 """Task id of writes that belong to the checkpoint, not a task (a bare resume value)."""
 _ATOMS = frozenset((int, float, bool, type(None)))
+_NO_WRITES = (("__no_writes__", None),)
 MAX_DELTA_DEPTH = 48
 """A delta chain longer than this is cut by storing the value whole again."""
 
@@ -40,9 +43,11 @@ class Shadow:
     """
 
     value: Any
-    """A shallow copy of the stored value."""
+    """A copy of the stored value's containers."""
     chain: list[tuple[str, int, int]]
     """(blob id, length, depth) of the whole value and each append stored since."""
+    obj: Any = MISSING
+    """The channel's value object when it was stored (to spot a fold that appended to it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +74,10 @@ class Persistence:
         self.mutated: set[str] = set()
         """Channels found changed in place since the last save (stored again by it)."""
         self.mutations: list[Mutation] = []
+        self.pending: list[TaskWrites] = []
+        """Writes of finished tasks not stored yet: the next save stores them with its
+        checkpoint, in one call (see :meth:`task_done`)."""
+        self._metadata: tuple[Any, Mapping[str, Any]] = (None, {})
 
     # -- saving ----------------------------------------------------------------------------
 
@@ -80,43 +89,63 @@ class Persistence:
         checkpoint_id = saver.new_id()
         new_blobs: dict[str, Blob] = {}
         prev = self.record
+        channels = run.channels
         if prev is None:
             blob_ids: dict[str, str] = {}
-            changed: Iterable[str] = run.channels
+            changed: Iterable[str] = channels
             prev_seen: Mapping[str, Mapping[str, int]] = {}
         else:
             # Only channels whose version moved can hold a new value.
             blob_ids = dict(prev.blobs)
             old = prev.versions
-            changed = [k for k, v in run.versions.items() if old.get(k) != v or k in self.mutated]
-            self.mutated = set()
+            mutated = self.mutated
+            changed = [k for k, v in run.versions.items() if old.get(k) != v or k in mutated]
+            if mutated:
+                self.mutated = set()
             prev_seen = prev.versions_seen
+        encode, shadows = saver.encode, self.shadow
         for key in changed:
-            value = run.channels[key].checkpoint()
+            channel = channels[key]
+            value = channel.checkpoint()
             if value is MISSING:
                 blob_ids.pop(key, None)
                 continue
             blob_id = f"{checkpoint_id}:{key}"
-            new_blobs[blob_id] = self._blob(key, value, blob_id)
+            if type(value) in _ATOMS:  # no deltas, cannot be changed in place
+                if key in shadows:
+                    del shadows[key]
+                new_blobs[blob_id] = Blob(encode(value, key))
+            else:
+                new_blobs[blob_id] = self._blob(key, value, blob_id, channel)
             blob_ids[key] = blob_id
         seen = {
             k: p if (p := prev_seen.get(k)) == v else dict(v) for k, v in run.versions_seen.items()
         }
         record = CheckpointRecord(
-            thread_id=self.thread_id,
-            id=checkpoint_id,
-            parent_id=(self.record.id if self.record is not None else None)
-            if parent == ""
-            else parent,
-            step=run.step if step is None else step,
-            source=source,
-            created_at=saver.now(),
-            versions=dict(run.versions),
-            blobs=blob_ids,
-            versions_seen=seen,
-            user_metadata=dict(run.options.config.get("metadata") or {}),
+            self.thread_id,
+            checkpoint_id,
+            (prev.id if prev is not None else None) if parent == "" else parent,
+            run.step if step is None else step,
+            source,
+            saver.now(),
+            dict(run.versions),
+            blob_ids,
+            seen,
+            self._user_metadata(run),
         )
-        saver.put(record, new_blobs)
+        pending = self.pending
+        if pending and (prev is None or record.parent_id != prev.id):
+            self.flush()  # they belong to a checkpoint that is not this one's parent
+        if self.pending:
+            self.pending = []
+            try:
+                saver.put(record, new_blobs, pending)
+            except BaseException:
+                self.pending = pending
+                self.flush()
+                raise
+        else:
+            saver.put(record, new_blobs)
         self.record = record
         emit = run.options.emit
         if emit is not None and emit.wants_checkpoints:
@@ -165,16 +194,21 @@ class Persistence:
             "tasks": [{"id": t.id, "name": t.name, "interrupts": (), "state": None} for t in tasks],
         }
 
-    def _blob(self, key: str, value: Any, blob_id: str) -> Blob:
+    def _user_metadata(self, run: Run) -> Mapping[str, Any]:
+        given = run.options.config.get("metadata")
+        cached_for, copy = self._metadata
+        if given is not cached_for or copy != given:
+            copy = dict(given or {})
+            self._metadata = (given, copy)
+        return copy
+
+    def _blob(self, key: str, value: Any, blob_id: str, channel: BaseChannel) -> Blob:
         encode = self.saver.encode
-        if type(value) in _ATOMS:  # no deltas, cannot be changed in place
-            self.shadow.pop(key, None)
-            return Blob(encode(value, key))
         shadow = self.shadow.get(key)
         kind: Literal["list", "str"] | None = (
             "list" if type(value) is list else "str" if type(value) is str else None
         )
-        if shadow is not None and kind is not None and _extends(value, shadow.value):
+        if shadow is not None and kind is not None and _appended(value, shadow, channel):
             chain = shadow.chain
             k = len(chain)
             base_id, base_len, base_depth = chain[k & (k - 1)]
@@ -185,9 +219,10 @@ class Persistence:
                     shadow.value.extend(_shadow_copy(value[len(shadow.value) :]))
                 else:
                     shadow.value = value
+                shadow.obj = value
                 return blob
         whole = Blob(encode(value, key))
-        self.shadow[key] = Shadow(_shadow_copy(value), [(blob_id, _length(value), 0)])
+        self.shadow[key] = Shadow(_shadow_copy(value), [(blob_id, _length(value), 0)], value)
         return whole
 
     def check_mutations(self, run: Run, tasks: Sequence[Task]) -> None:
@@ -206,10 +241,22 @@ class Persistence:
                 self.mutations.append(Mutation(run.step, key, readers))
                 self.mutated.add(key)
 
-    def task_done(self, task: Task) -> None:
-        """Record a finished, failed or interrupted task against the current checkpoint."""
+    def task_done(self, task: Task, *, defer: bool = False) -> None:
+        """Record a finished, failed or interrupted task against the current checkpoint.
+
+        With ``defer``, a finished task's writes wait in :attr:`pending` and the next
+        :meth:`save` stores them with its checkpoint in one saver call; a run defers only
+        when nothing can look at the saver before that save (no hooks, no stream), and calls
+        :meth:`flush` on every way out of a step that does not end in a save.
+        """
         if self.record is None:
             return
+        if defer and task.error is None and not task.interrupts:
+            encode = self.saver.encode
+            encoded = [(k, encode(v, k)) for k, v in task.writes or _NO_WRITES]
+            self.pending.append(TaskWrites(task.name, task.path, encoded))
+            return
+        self.flush()
         path = task.path
         if task.error is not None:
             writes = [PendingWrite(task.id, task.name, path, ERROR, repr(task.error))]
@@ -222,6 +269,21 @@ class Persistence:
         if not writes:
             writes = [PendingWrite(task.id, task.name, path, "__no_writes__", None)]
         self.saver.put_writes(self.thread_id, self.record.id, writes)
+
+    def flush(self) -> None:
+        """Store the deferred writes of finished tasks now (the step will not be saved)."""
+        pending, self.pending = self.pending, []
+        record = self.record
+        if not pending or record is None:
+            return
+        saver = self.saver
+        for batch in pending:
+            task_id = make_task_id(record.id, batch.path)
+            writes = [
+                PendingWrite(task_id, batch.task_name, batch.path, k, saver.decode(v))
+                for k, v in batch.writes
+            ]
+            saver.put_writes(self.thread_id, record.id, writes)
 
     def mark_interrupt(self, run: Run) -> None:
         """Remember the channel versions at a static breakpoint (it fires once per change)."""
@@ -237,16 +299,16 @@ class Persistence:
         values: dict[str, Any] = {}
         for key, blob_id in record.blobs.items():
             value, depth = load_value(self.saver, self.thread_id, blob_id)
-            self.shadow[key] = Shadow(_shadow_copy(value), [(blob_id, _length(value), depth)])
-            values[key] = as_langgraph_reads(value)
+            read = as_langgraph_reads(value)
+            chain = [(blob_id, _length(value), depth)]
+            self.shadow[key] = Shadow(_shadow_copy(value), chain, read)
+            values[key] = read
         self.record = record
         return values
 
     def task_id(self, path: tuple[Any, ...]) -> str:
         """Deterministic task ids, so writes recorded for a task match it when re-planned."""
-        base = self.record.id if self.record is not None else "none"
-        h = hashlib.md5(f"{base}:{path!r}".encode(), usedforsecurity=False).hexdigest()
-        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+        return make_task_id(self.record.id if self.record is not None else "none", path)
 
 
 def _stream_config(record: CheckpointRecord) -> dict[str, Any]:
@@ -303,6 +365,20 @@ def as_langgraph_reads(value: Any) -> Any:
             return {k: as_langgraph_reads(v) for k, v in value.items()}
         return value
     return value
+
+
+def _appended(value: Any, shadow: Shadow, channel: BaseChannel) -> bool:
+    """Whether ``value`` is the stored value with items (or characters) appended."""
+    if (
+        type(channel) is BinaryOperatorAggregate
+        and channel.folded_from is shadow.obj
+        and channel.operator is operator.add
+        and type(value) is list
+    ):
+        # The commit folded writes onto the object stored last time: unless a node changed
+        # that object in place, its items are the new value's first ones (no slice needed).
+        return bool(shadow.obj == shadow.value)
+    return _extends(value, shadow.value)
 
 
 def _extends(value: Any, old: Any) -> bool:

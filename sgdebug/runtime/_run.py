@@ -184,7 +184,12 @@ class Run:
                     return self.status
             else:
                 committed = self.tasks
-                record = self.commit()
+                try:
+                    record = self.commit()
+                except BaseException:
+                    if self.persist is not None:
+                        self.persist.flush()  # the step's writes stay, as without a commit
+                    raise
                 after = self.options.interrupt_after
                 if after and self._should_stop(after, committed):
                     self._stop_at_breakpoint("after")
@@ -375,23 +380,29 @@ class Run:
                         state = node.reader.read(channels, step, stop)
                     if persist is None:
                         ids.count += 1
-                        task_id = f"{ids.prefix}{ids.count:012x}"
+                        task = Task(
+                            f"{ids.prefix}{ids.count:012x}",
+                            name, node.pull_path, state, node.triggers, node,
+                        )  # fmt: skip
                     else:
-                        task_id = persist.task_id(node.pull_path)
-                    tasks.append(Task(task_id, name, node.pull_path, state, node.triggers, node))
+                        task = Task(
+                            None, name, node.pull_path, state, node.triggers, node,
+                            persist.record.id if persist.record is not None else "none",
+                        )  # fmt: skip
+                    tasks.append(task)
                     break
         return tasks
 
     def _task(
         self, node: CompiledNode, path: tuple[Any, ...], value: Any, triggers: tuple[str, ...]
     ) -> Task:
-        if self.persist is None:
+        persist = self.persist
+        if persist is None:
             ids = self._ids
             ids.count += 1
-            task_id = f"{ids.prefix}{ids.count:012x}"
-        else:
-            task_id = self.persist.task_id(path)
-        return Task(task_id, node.name, path, value, triggers, node)
+            return Task(f"{ids.prefix}{ids.count:012x}", node.name, path, value, triggers, node)
+        base = persist.record.id if persist.record is not None else "none"
+        return Task(None, node.name, path, value, triggers, node, base)
 
     # -- execute -------------------------------------------------------------------------
 
@@ -435,9 +446,12 @@ class Run:
             for task in ran:
                 if task.interrupts:
                     emit.interrupted(self, task)
+        # Without hooks or a stream nothing can read the saver before the step's save, so
+        # the writes of finished tasks are stored with its checkpoint, in one call.
+        defer = emit is None and not self.options.hooks
         for task in ran:
             if persist is not None:
-                persist.task_done(task)
+                persist.task_done(task, defer=defer)
             if emit is not None and (task.error is None or task.writes):
                 if len(self.tasks) == 1 and task.done:
                     self.deferred = [task]  # reported once its commit succeeds
@@ -446,6 +460,8 @@ class Run:
             paused = self._hook("after_task", task) or paused
         failed = self.failed
         if failed is not None:
+            if persist is not None:
+                persist.flush()
             error = failed.error
             assert error is not None
             if any([bool(h.on_error(self, failed, error)) for h in self.options.hooks]):
@@ -455,6 +471,8 @@ class Run:
         done = True
         for task in self.tasks:
             if task.interrupts:
+                if persist is not None:
+                    persist.flush()
                 self._interrupted()
                 return False
             done = done and task.done

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from sgdebug.runtime._constants import PULL, PUSH
 from sgdebug.runtime._hooks import PauseHook
 from sgdebug.runtime._node import CompiledNode, Write, return_writes
+from sgdebug.runtime.checkpoint.base import task_id
 from sgdebug.runtime.types import Command, Interrupt
 
 if TYPE_CHECKING:
@@ -24,20 +25,23 @@ class Task:
     """One node execution in a superstep."""
 
     __slots__ = (
-        "applied", "done", "error", "id", "input", "interrupts", "name", "node", "path",
-        "resume", "triggers", "writes",
+        "_id", "applied", "checkpoint_id", "done", "error", "input", "interrupts", "name",
+        "node", "path", "resume", "triggers", "writes",
     )  # fmt: skip
 
     def __init__(
         self,
-        id: str,
+        id: str | None,
         name: str,
         path: tuple[Any, ...],
         input: Any,
         triggers: tuple[str, ...],
         node: CompiledNode,
+        checkpoint_id: str | None = None,
     ) -> None:
-        self.id = id
+        self._id = id
+        self.checkpoint_id = checkpoint_id
+        """The checkpoint it was planned from, when its id derives from it (made on demand)."""
         self.name = name
         self.path = path
         """``('__pregel_pull', name)`` or ``('__pregel_push', index, False)``."""
@@ -56,6 +60,15 @@ class Task:
         self.applied: dict[str, Any] | None = None
         """Channels with only this task's writes applied, made for its conditional edges;
         a step of this one task commits them as they are instead of reducing twice."""
+
+    @property
+    def id(self) -> str:
+        """UUID-shaped; derived from the checkpoint and path when the run saves checkpoints."""
+        found = self._id
+        if found is None:
+            assert self.checkpoint_id is not None
+            found = self._id = task_id(self.checkpoint_id, self.path)
+        return found
 
     def __repr__(self) -> str:
         state = "done" if self.done else "error" if self.error else "pending"

@@ -49,12 +49,15 @@ def overwrite_value(value: Any) -> tuple[bool, Any]:
 class BinaryOperatorAggregate(BaseChannel):
     """Starts at ``T()`` and applies ``operator(value, write)`` for each write in order."""
 
-    __slots__ = ("operator", "value")
+    __slots__ = ("folded_from", "operator", "value")
 
     def __init__(self, typ: Any, operator: Callable[[Any, Any], Any], key: str = "") -> None:
         super().__init__(typ, key)
         self.operator = operator
         self.value: Any = initial_value(typ)
+        self.folded_from: Any = MISSING
+        """The value the last update folded its writes onto (``MISSING`` after an overwrite):
+        lets the history store an append as a delta without comparing whole lists."""
 
     def get(self) -> Any:
         if self.value is MISSING:
@@ -71,6 +74,7 @@ class BinaryOperatorAggregate(BaseChannel):
         if not values:
             return False
         seen_overwrite = False
+        self.folded_from = self.value
         for write in values:
             is_overwrite, new = overwrite_value(write)
             if is_overwrite:
@@ -82,11 +86,13 @@ class BinaryOperatorAggregate(BaseChannel):
                         )
                     )
                 self.value = new
+                self.folded_from = MISSING
                 seen_overwrite = True
             elif seen_overwrite:
                 continue
             elif self.value is MISSING:
                 self.value = write
+                self.folded_from = MISSING
             else:
                 self.value = self.operator(self.value, write)
         return True
@@ -98,6 +104,7 @@ class BinaryOperatorAggregate(BaseChannel):
         new = type(self).__new__(type(self))
         new.typ, new.key, new.operator = self.typ, self.key, self.operator
         new.value = value
+        new.folded_from = MISSING
         return new
 
     def describe(self) -> str:
@@ -109,4 +116,5 @@ class BinaryOperatorAggregate(BaseChannel):
         new.key = self.key
         new.operator = self.operator
         new.value = self.value
+        new.folded_from = self.folded_from
         return new

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-import itertools
+import functools
+import hashlib
 import os
 import threading
 import time
@@ -18,6 +19,9 @@ __all__ = [
     "CheckpointRecord",
     "PendingWrite",
     "Source",
+    "TaskWrites",
+    "format_time",
+    "task_id",
     "time_ordered_ids",
     "utc_clock",
 ]
@@ -72,6 +76,15 @@ class PendingWrite(NamedTuple):
     value: Any
 
 
+class TaskWrites(NamedTuple):
+    """One finished task's writes, handed to :meth:`BaseCheckpointSaver.put` in one batch."""
+
+    task_name: str
+    path: tuple[Any, ...]
+    writes: Sequence[tuple[str, Any]]
+    """(channel, value) pairs, each value already as the saver's ``encode`` returned it."""
+
+
 class CheckpointRecord(NamedTuple):
     """A checkpoint: where each channel's value is stored, versions, and metadata."""
 
@@ -81,7 +94,8 @@ class CheckpointRecord(NamedTuple):
     parent_id: str | None
     step: int
     source: Source
-    created_at: str
+    created: str | float
+    """When it was recorded: ISO 8601 text, or seconds since the epoch (see :attr:`created_at`)."""
     versions: Mapping[str, int]
     """Every channel's version (empty channels too)."""
     blobs: Mapping[str, str]
@@ -90,6 +104,12 @@ class CheckpointRecord(NamedTuple):
     """Per node, the channel versions it last consumed (and ``__interrupt__``)."""
     user_metadata: Mapping[str, Any] = _NO_METADATA
     """``config["metadata"]`` of the run that wrote it, shown in the snapshot's metadata."""
+
+    @property
+    def created_at(self) -> str:
+        """When it was recorded, as ISO 8601 text (formatted on demand: saving stays cheap)."""
+        created = self.created
+        return created if type(created) is str else format_time(float(created))
 
     @property
     def metadata(self) -> dict[str, Any]:
@@ -104,19 +124,26 @@ class CheckpointRecord(NamedTuple):
 
 
 def time_ordered_ids() -> Callable[[], str]:
-    """UUID-shaped ids that sort in creation order (time in ns, then a counter)."""
-    counter = itertools.count()
+    """UUID-shaped ids that sort in creation order.
+
+    The first 64 bits are the time in nanoseconds, strictly increasing per source (two ids
+    in the same nanosecond get consecutive values); then a counter, so ids of one run also
+    differ in their tail; the last 48 bits are random per source, so ids made by two
+    processes on one file do not collide.
+    """
     lock = threading.Lock()
     node = os.urandom(6).hex()
-    last = [0]
+    last = [0, 0]
+    time_ns = time.time_ns
 
     def make() -> str:
+        now = time_ns()
         with lock:
-            now = max(time.time_ns(), last[0] + 1)
+            if now <= last[0]:
+                now = last[0] + 1
             last[0] = now
-            seq = next(counter) & 0xFFFF
-        h = f"{now:016x}"
-        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{seq:04x}-{node}"
+            seq = last[1] = (last[1] + 1) & 0xFFFF
+        return f"{now >> 32:08x}-{(now >> 16) & 0xFFFF:04x}-{now & 0xFFFF:04x}-{seq:04x}-{node}"
 
     return make
 
@@ -126,6 +153,23 @@ def utc_clock() -> str:
     return dt.datetime.now(dt.UTC).isoformat()
 
 
+def format_time(seconds: float) -> str:
+    """``seconds`` since the epoch as an ISO 8601 string in UTC."""
+    return dt.datetime.fromtimestamp(seconds, dt.UTC).isoformat()
+
+
+@functools.lru_cache(maxsize=4096)
+def _path_text(path: tuple[Any, ...]) -> bytes:
+    return f":{path!r}".encode()
+
+
+def task_id(checkpoint_id: str, path: tuple[Any, ...]) -> str:
+    """The id of the task at ``path`` planned from ``checkpoint_id``: UUID-shaped, the same
+    every time (writes recorded for a task are matched to it when it is planned again)."""
+    h = hashlib.md5(checkpoint_id.encode() + _path_text(path), usedforsecurity=False).hexdigest()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
 class BaseCheckpointSaver(ABC):
     """Stores checkpoints of threads; ids and timestamps come from injectable sources."""
 
@@ -133,15 +177,28 @@ class BaseCheckpointSaver(ABC):
         self,
         *,
         ids: Callable[[], str] | None = None,
-        clock: Callable[[], str] | None = None,
+        clock: Callable[[], str | float] | None = None,
     ) -> None:
         self.new_id = ids or time_ordered_ids()
-        self.now = clock or utc_clock
+        """Makes checkpoint ids; a later checkpoint of a thread must get a greater id."""
+        self.now: Callable[[], str | float] = clock or time.time
+        """Timestamps of checkpoints: ISO 8601 text, or seconds since the epoch (the
+        default: a record formats it only when it is read)."""
         self.lock = threading.RLock()
 
     @abstractmethod
-    def put(self, record: CheckpointRecord, blobs: Mapping[str, Blob]) -> None:
-        """Store ``record`` and its new blobs (blob id → blob), atomically."""
+    def put(
+        self,
+        record: CheckpointRecord,
+        blobs: Mapping[str, Blob],
+        writes: Sequence[TaskWrites] = (),
+    ) -> None:
+        """Store ``record`` and its new blobs (blob id → blob), atomically.
+
+        ``writes`` are the writes of the tasks whose step produced ``record``: each batch is
+        recorded against ``record.parent_id`` as :meth:`put_writes` would, for the task
+        ``task_id(record.parent_id, batch.path)``, in the same transaction.
+        """
 
     @abstractmethod
     def put_writes(

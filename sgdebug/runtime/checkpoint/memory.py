@@ -13,6 +13,8 @@ from sgdebug.runtime.checkpoint.base import (
     Blob,
     CheckpointRecord,
     PendingWrite,
+    TaskWrites,
+    task_id,
     write_slots,
 )
 from sgdebug.runtime.checkpoint.serde import SerializationError
@@ -78,7 +80,7 @@ class InMemorySaver(BaseCheckpointSaver):
         self,
         *,
         ids: Callable[[], str] | None = None,
-        clock: Callable[[], str] | None = None,
+        clock: Callable[[], str | float] | None = None,
     ) -> None:
         super().__init__(ids=ids, clock=clock)
         self.records: defaultdict[str, dict[str, CheckpointRecord]] = defaultdict(dict)
@@ -86,28 +88,60 @@ class InMemorySaver(BaseCheckpointSaver):
         self.writes: defaultdict[tuple[str, str], dict[str, dict[int, PendingWrite]]] = defaultdict(
             dict
         )
+        self.batches: dict[tuple[str, str], Sequence[TaskWrites]] = {}
+        """Task writes given to :meth:`put`, kept as they came until they are read: a run
+        records them every step, and most are never looked at."""
         self.refs: dict[int, Any] = {}
         self._ref_ids = itertools.count()
 
-    def put(self, record: CheckpointRecord, blobs: Mapping[str, Blob]) -> None:
+    def put(
+        self,
+        record: CheckpointRecord,
+        blobs: Mapping[str, Blob],
+        writes: Sequence[TaskWrites] = (),
+    ) -> None:
+        thread_id = record.thread_id
         with self.lock:
-            self.blobs[record.thread_id].update(blobs)
-            self.records[record.thread_id][record.id] = record
+            self.blobs[thread_id].update(blobs)
+            self.records[thread_id][record.id] = record
+            if writes:
+                parent = record.parent_id
+                assert parent is not None, "task writes belong to the parent checkpoint"
+                key = (thread_id, parent)
+                if key in self.batches or key in self.writes:
+                    self._unpack(key)
+                    self._store(key, _pending(parent, writes))
+                else:
+                    self.batches[key] = writes
 
     def put_writes(
         self, thread_id: str, checkpoint_id: str, writes: Sequence[PendingWrite]
     ) -> None:
         if not writes:
             return
-        slots = write_slots(writes)
+        encoded = [w._replace(value=self.encode(w.value, w.channel)) for w in writes]
         with self.lock:
-            task = self.writes[(thread_id, checkpoint_id)].setdefault(writes[0].task_id, {})
+            key = (thread_id, checkpoint_id)
+            self._unpack(key)
+            self._store(key, [encoded])
+
+    def _unpack(self, key: tuple[str, str]) -> None:
+        """Move the batches kept for ``key`` into the per-task write slots."""
+        writes = self.batches.pop(key, None)
+        if writes is not None:
+            self._store(key, _pending(key[1], writes))
+
+    def _store(self, key: tuple[str, str], batches: Sequence[Sequence[PendingWrite]]) -> None:
+        """Record encoded writes, one batch per task, replacing the task's channel writes."""
+        by_task = self.writes[key]
+        for writes in batches:
+            slots = write_slots(writes)
+            task = by_task.setdefault(writes[0].task_id, {})
             if any(slot >= 0 for slot, _ in slots):
                 for slot in [k for k in task if k >= 0]:
                     del task[slot]
             for slot, w in slots:
-                value = self.encode(w.value, w.channel)
-                task[slot] = PendingWrite(w.task_id, w.task_name, w.path, w.channel, value)
+                task[slot] = w
 
     def update_seen(
         self, thread_id: str, checkpoint_id: str, key: str, seen: Mapping[str, int]
@@ -135,7 +169,11 @@ class InMemorySaver(BaseCheckpointSaver):
         return self.blobs[thread_id][blob_id]
 
     def get_writes(self, thread_id: str, checkpoint_id: str) -> list[PendingWrite]:
-        by_task = self.writes.get((thread_id, checkpoint_id), {})
+        key = (thread_id, checkpoint_id)
+        if key in self.batches:
+            with self.lock:
+                self._unpack(key)
+        by_task = self.writes.get(key, {})
         return [
             PendingWrite(w.task_id, w.task_name, w.path, w.channel, self.decode(w.value))
             for slots in by_task.values()
@@ -172,3 +210,13 @@ class InMemorySaver(BaseCheckpointSaver):
             except Exception:
                 return kept
         return super().decode(data)
+
+
+def _pending(checkpoint_id: str, writes: Sequence[TaskWrites]) -> list[list[PendingWrite]]:
+    return [
+        [
+            PendingWrite(task_id(checkpoint_id, b.path), b.task_name, b.path, k, v)
+            for k, v in b.writes
+        ]
+        for b in writes
+    ]

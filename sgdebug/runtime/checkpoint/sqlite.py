@@ -14,6 +14,8 @@ from sgdebug.runtime.checkpoint.base import (
     Blob,
     CheckpointRecord,
     PendingWrite,
+    TaskWrites,
+    task_id,
     write_slots,
 )
 from sgdebug.runtime.checkpoint.serde import DeserializationError
@@ -54,7 +56,7 @@ class SqliteSaver(BaseCheckpointSaver):
         conn: sqlite3.Connection,
         *,
         ids: Callable[[], str] | None = None,
-        clock: Callable[[], str] | None = None,
+        clock: Callable[[], str | float] | None = None,
     ) -> None:
         super().__init__(ids=ids, clock=clock)
         self.conn = conn
@@ -77,13 +79,30 @@ class SqliteSaver(BaseCheckpointSaver):
         """Close the connection."""
         self.conn.close()
 
-    def put(self, record: CheckpointRecord, blobs: Mapping[str, Blob]) -> None:
+    def put(
+        self,
+        record: CheckpointRecord,
+        blobs: Mapping[str, Blob],
+        writes: Sequence[TaskWrites] = (),
+    ) -> None:
         rows = [
             (record.thread_id, bid, b.data, b.base, b.kind, b.depth) for bid, b in blobs.items()
         ]
+        batches = []
+        if writes:
+            parent = record.parent_id
+            assert parent is not None, "task writes belong to the parent checkpoint"
+            for batch in writes:
+                pending = [
+                    PendingWrite(task_id(parent, batch.path), batch.task_name, batch.path, k, v)
+                    for k, v in batch.writes
+                ]
+                batches.append(self._write_rows(record.thread_id, parent, pending, encode=False))
         with self.lock:
             self.conn.execute("BEGIN")
             try:
+                for batch_rows in batches:
+                    self._insert_writes(*batch_rows)
                 self.conn.executemany("INSERT OR REPLACE INTO blobs VALUES (?,?,?,?,?,?)", rows)
                 self.conn.execute(
                     "INSERT OR REPLACE INTO checkpoints VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -99,20 +118,36 @@ class SqliteSaver(BaseCheckpointSaver):
     ) -> None:
         if not writes:
             return
+        batch_rows = self._write_rows(thread_id, checkpoint_id, writes, encode=True)
+        with self.lock:
+            self.conn.execute("BEGIN")
+            try:
+                self._insert_writes(*batch_rows)
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+
+    def _write_rows(
+        self, thread_id: str, checkpoint_id: str, writes: Sequence[PendingWrite], *, encode: bool
+    ) -> tuple[tuple[str, str, str], bool, list[tuple[Any, ...]]]:
+        """One task's rows: the task's key, whether it replaces channel writes, the rows."""
         slots = write_slots(writes)
         rows = [
             (thread_id, checkpoint_id, w.task_id, i, w.task_name, json.dumps(list(w.path)),
-             w.channel, self.encode(w.value, w.channel))
+             w.channel, self.encode(w.value, w.channel) if encode else w.value)
             for i, w in slots
         ]  # fmt: skip
-        key = (thread_id, checkpoint_id, writes[0].task_id)
-        where = "thread_id=? AND checkpoint_id=? AND task_id=?"
-        with self.lock:
-            self.conn.execute("BEGIN")
-            if any(slot >= 0 for slot, _ in slots):
-                self.conn.execute(f"DELETE FROM writes WHERE {where} AND idx>=0", key)
-            self.conn.executemany("INSERT OR REPLACE INTO writes VALUES (?,?,?,?,?,?,?,?)", rows)
-            self.conn.execute("COMMIT")
+        replaces = any(slot >= 0 for slot, _ in slots)
+        return (thread_id, checkpoint_id, writes[0].task_id), replaces, rows
+
+    def _insert_writes(
+        self, key: tuple[str, str, str], replaces: bool, rows: list[tuple[Any, ...]]
+    ) -> None:
+        if replaces:
+            where = "thread_id=? AND checkpoint_id=? AND task_id=?"
+            self.conn.execute(f"DELETE FROM writes WHERE {where} AND idx>=0", key)
+        self.conn.executemany("INSERT OR REPLACE INTO writes VALUES (?,?,?,?,?,?,?,?)", rows)
 
     def update_seen(
         self, thread_id: str, checkpoint_id: str, key: str, seen: Mapping[str, int]
@@ -221,7 +256,7 @@ def _parse_record(row: Sequence[Any]) -> CheckpointRecord:
     try:
         return CheckpointRecord(
             thread_id=row[0], id=row[1], parent_id=row[2], step=int(row[3]), source=row[4],
-            created_at=row[5], versions=json.loads(row[6]), blobs=json.loads(row[7]),
+            created=row[5], versions=json.loads(row[6]), blobs=json.loads(row[7]),
             versions_seen=json.loads(row[8]), user_metadata=json.loads(row[9]),
         )  # fmt: skip
     except (ValueError, TypeError, IndexError) as exc:
