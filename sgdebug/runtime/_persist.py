@@ -103,7 +103,7 @@ class Persistence:
             if mutated:
                 self.mutated = set()
             prev_seen = prev.versions_seen
-        encode, shadows = saver.encode, self.shadow
+        encode, shadows, raw = saver.encode, self.shadow, saver.raw_types
         for key in changed:
             channel = channels[key]
             value = channel.checkpoint()
@@ -114,7 +114,7 @@ class Persistence:
             if type(value) in _ATOMS:  # no deltas, cannot be changed in place
                 if key in shadows:
                     del shadows[key]
-                new_blobs[blob_id] = Blob(encode(value, key))
+                new_blobs[blob_id] = Blob(value if type(value) in raw else encode(value, key))
             else:
                 new_blobs[blob_id] = self._blob(key, value, blob_id, channel)
             blob_ids[key] = blob_id
@@ -197,7 +197,7 @@ class Persistence:
     def _user_metadata(self, run: Run) -> Mapping[str, Any]:
         given = run.options.config.get("metadata")
         cached_for, copy = self._metadata
-        if given is not cached_for or copy != given:
+        if given is not cached_for or (given is not None and copy != given):
             copy = dict(given or {})
             self._metadata = (given, copy)
         return copy
@@ -216,7 +216,10 @@ class Persistence:
                 blob = Blob(encode(value[base_len:], key), base_id, kind, base_depth + 1)
                 chain.append((blob_id, len(value), blob.depth))
                 if kind == "list":  # copy only what was appended
-                    shadow.value.extend(_shadow_copy(value[len(shadow.value) :]))
+                    added = value[len(shadow.value) :]
+                    if not _NESTED_SET.isdisjoint(map(type, added)):
+                        added = _shadow_copy(added)
+                    shadow.value.extend(added)
                 else:
                     shadow.value = value
                 shadow.obj = value
@@ -252,8 +255,10 @@ class Persistence:
         if self.record is None:
             return
         if defer and task.error is None and not task.interrupts:
-            encode = self.saver.encode
-            encoded = [(k, encode(v, k)) for k, v in task.writes or _NO_WRITES]
+            encode, raw = self.saver.encode, self.saver.raw_types
+            encoded = [
+                (k, v if type(v) in raw else encode(v, k)) for k, v in task.writes or _NO_WRITES
+            ]
             self.pending.append(TaskWrites(task.name, task.path, encoded))
             return
         self.flush()
@@ -424,6 +429,7 @@ def _copy_containers(value: Any, budget: list[int]) -> Any:
 
 
 _NESTED = (list, dict, set)
+_NESTED_SET = frozenset(_NESTED)
 
 
 def _reads(task: Task, key: str) -> bool:

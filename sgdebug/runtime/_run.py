@@ -436,9 +436,11 @@ class Run:
         """After tasks ran: report them, handle errors and interrupts, pick the next phase."""
         emit = self.options.emit
         persist = self.persist
-        if len(ran) == 1 and len(self.tasks) == 1 and emit is None and persist is None:
+        if len(ran) == 1 and len(self.tasks) == 1 and emit is None:
             task = ran[0]
             if task.done and not self.options.hooks:
+                if persist is not None:
+                    persist.task_done(task, defer=True)
                 self.phase = "commit"
                 return False
         paused = False

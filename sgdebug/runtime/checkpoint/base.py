@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+import itertools
 import os
 import threading
 import time
@@ -131,19 +132,20 @@ def time_ordered_ids() -> Callable[[], str]:
     differ in their tail; the last 48 bits are random per source, so ids made by two
     processes on one file do not collide.
     """
-    lock = threading.Lock()
     node = os.urandom(6).hex()
-    last = [0, 0]
+    last = [0]
     time_ns = time.time_ns
+    counter = itertools.count()
 
     def make() -> str:
+        # No lock: ``next(counter)`` is atomic, so ids stay unique across threads; the
+        # order is only promised for one thread's checkpoints, which one run makes.
         now = time_ns()
-        with lock:
-            if now <= last[0]:
-                now = last[0] + 1
-            last[0] = now
-            seq = last[1] = (last[1] + 1) & 0xFFFF
-        return f"{now >> 32:08x}-{(now >> 16) & 0xFFFF:04x}-{now & 0xFFFF:04x}-{seq:04x}-{node}"
+        if now <= last[0]:
+            now = last[0] + 1
+        last[0] = now
+        h = f"{now:016x}{next(counter) & 0xFFFF:04x}"
+        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:]}-{node}"
 
     return make
 
@@ -172,6 +174,9 @@ def task_id(checkpoint_id: str, path: tuple[Any, ...]) -> str:
 
 class BaseCheckpointSaver(ABC):
     """Stores checkpoints of threads; ids and timestamps come from injectable sources."""
+
+    raw_types: frozenset[type] = frozenset()
+    """Types whose values :meth:`encode` returns unchanged (callers may skip the call)."""
 
     def __init__(
         self,

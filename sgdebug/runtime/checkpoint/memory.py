@@ -23,7 +23,8 @@ __all__ = ["InMemorySaver"]
 
 _REF = b"\x00ref:"
 _SCALARS = frozenset((int, float, str, bool, type(None), bytes))
-_IMMUTABLE = frozenset((int, float, str, bool, type(None)))
+_STR = frozenset((str,))
+_IMMUTABLE: frozenset[type] = frozenset((int, float, str, bool, type(None)))
 """Stored as they are (``bytes`` is not here: stored data of that type is encoded)."""
 _BUDGET = 256
 """Containers of up to this many scalars are kept as Python copies, not encoded."""
@@ -57,13 +58,14 @@ def freeze(value: Any) -> Frozen | None:
     if kind in _SCALARS:
         return Frozen(kind, value)
     if kind is list or kind is tuple:
-        if len(value) <= _BUDGET and all(type(v) in _SCALARS for v in value):
+        if len(value) <= _BUDGET and _SCALARS.issuperset(map(type, value)):
             return Frozen(kind, tuple(value))
         return None
     scalar_items = (
         kind is dict
         and len(value) <= _BUDGET
-        and all(type(k) is str and type(v) in _SCALARS for k, v in value.items())
+        and _STR.issuperset(map(type, value))
+        and _SCALARS.issuperset(map(type, value.values()))
     )
     return Frozen(dict, dict(value)) if scalar_items else None
 
@@ -75,6 +77,8 @@ class InMemorySaver(BaseCheckpointSaver):
     in place. A value the encoder cannot store is deep-copied instead (or, failing that, kept
     by reference), so an in-memory run never fails because of what its state holds.
     """
+
+    raw_types = _IMMUTABLE
 
     def __init__(
         self,
@@ -100,19 +104,21 @@ class InMemorySaver(BaseCheckpointSaver):
         blobs: Mapping[str, Blob],
         writes: Sequence[TaskWrites] = (),
     ) -> None:
+        # Blobs and writes go in before the record, so a reader that finds the record (the
+        # lock is not needed for that) finds everything it refers to.
         thread_id = record.thread_id
-        with self.lock:
-            self.blobs[thread_id].update(blobs)
-            self.records[thread_id][record.id] = record
-            if writes:
-                parent = record.parent_id
-                assert parent is not None, "task writes belong to the parent checkpoint"
-                key = (thread_id, parent)
+        self.blobs[thread_id].update(blobs)
+        if writes:
+            parent = record.parent_id
+            assert parent is not None, "task writes belong to the parent checkpoint"
+            key = (thread_id, parent)
+            with self.lock:
                 if key in self.batches or key in self.writes:
                     self._unpack(key)
                     self._store(key, _pending(parent, writes))
                 else:
                     self.batches[key] = writes
+        self.records[thread_id][record.id] = record
 
     def put_writes(
         self, thread_id: str, checkpoint_id: str, writes: Sequence[PendingWrite]

@@ -376,3 +376,65 @@ def tuples_become_lists_after_saving(g: EngineAPI) -> Case:
         assert r["resumed"] == {"pair": [1, 2], "log": ["list"]}  # 5.1
 
     return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def commit_error_keeps_the_step_task_writes(g: EngineAPI) -> Case:
+    # Two parallel writes to a plain key fail at commit, after both tasks finished: their
+    # writes are already saved against the checkpoint, so the history lists both results
+    # (and get_state, which applies them to show the latest state, fails the same way).
+    b = g.StateGraph(S)
+    b.add_node("a", lambda s: {"x": 1, "log": ["a"]}).add_node("b", lambda s: {"x": 2})
+    b.add_edge(g.START, "a").add_edge(g.START, "b")
+    graph = b.compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        yield "invoke", attempt(lambda: graph.invoke({"x": 0}, CFG))
+        yield "state", snap(graph)
+        yield "history", history(graph)
+
+    def spec(r: Rec) -> None:
+        assert r["invoke"].name == "InvalidUpdateError"
+        assert r["state"].name == "InvalidUpdateError"  # the latest state applies them again
+        latest = r["history"][0]
+        assert latest["next"] == ("a", "b")
+        results = {t["name"]: t["result"] for t in latest["tasks"]}
+        assert results == {"a": {"x": 1, "log": ["a"]}, "b": {"x": 2}}
+
+    return Case(graph, script=script, spec=spec)
+
+
+def picky(old: list[str], new: list[str]) -> list[str]:
+    """A reducer that refuses the item ``"bad"``."""
+    if "bad" in new:
+        raise ValueError("no bad items")
+    return old + new
+
+
+class Picky(TypedDict):
+    """A plain key and a log whose reducer can fail."""
+
+    x: int
+    log: Annotated[list[str], picky]
+
+
+@ckpt
+def reducer_error_keeps_the_lone_task_writes(g: EngineAPI) -> Case:
+    b = g.StateGraph(Picky)
+    b.add_node("a", lambda s: {"log": ["ok"]}).add_node("b", lambda s: {"x": 5, "log": ["bad"]})
+    b.add_edge(g.START, "a").add_edge("a", "b")
+    graph = b.compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        yield "invoke", attempt(lambda: graph.invoke({"x": 0, "log": []}, CFG))
+        yield "state", snap(graph)
+        yield "history", history(graph)
+
+    def spec(r: Rec) -> None:
+        assert r["invoke"] == err("ValueError", "no bad items")
+        assert r["state"] == err("ValueError", "no bad items")
+        state = r["history"][0]
+        assert state["next"] == ("b",) and state["values"] == {"x": 0, "log": ["ok"]}
+        assert [t["result"] for t in state["tasks"]] == [{"x": 5, "log": ["bad"]}]
+
+    return Case(graph, script=script, spec=spec)
