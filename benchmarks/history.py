@@ -181,12 +181,31 @@ def run_loop(setup: Setup, passes: int, path: Path) -> tuple[Any, Any, float]:
     """Compile and run the loop once on a fresh saver: (graph, saver, seconds)."""
     saver = setup.make_saver(path)
     graph = build_loop(setup.engine, passes).compile(checkpointer=saver)
+    return graph, saver, timed_invoke(setup.name, graph, passes)
+
+
+def timed_invoke(name: str, graph: Any, passes: int) -> float:
+    """Seconds for one run of the loop (its result checked)."""
     start = time.perf_counter()
     result = graph.invoke({"log": [], "n": 0}, config("bench", passes))
     elapsed = time.perf_counter() - start
     if result != {"log": [item(i) for i in range(passes)], "n": passes}:
-        raise WrongResult(f"{setup.name}: wrong result after {passes} passes")
-    return graph, saver, elapsed
+        raise WrongResult(f"{name}: wrong result after {passes} passes")
+    return elapsed
+
+
+def time_without_history(passes: int, repeats: int) -> float:
+    """Best microseconds per superstep of sgdebug's loop with no checkpointer."""
+    best = float("inf")
+    for _ in range(repeats):
+        graph = build_loop("sgdebug", passes).compile()
+        gc.collect()
+        gc.disable()
+        try:
+            best = min(best, timed_invoke("sgdebug without a saver", graph, passes))
+        finally:
+            gc.enable()
+    return best / supersteps(passes) * 1e6
 
 
 def time_per_step(setup: Setup, passes: int, repeats: int, tmp: Path) -> float:
@@ -338,6 +357,12 @@ def report(options: Options) -> bool:
         print(f"measured {setup.name} in {took:.1f} s", file=sys.stderr, flush=True)
     rows, passed = table(results)
     print_table(rows)
+    bare = time_without_history(options.timing_passes, options.repeats)
+    ours = next(f for s, f in results if s.goals).micros_per_step
+    print(
+        f"sgdebug without a checkpointer: {bare:,.1f} us/step, so recording history with "
+        f"InMemorySaver adds {ours - bare:,.1f} us/step"
+    )
     return passed
 
 
