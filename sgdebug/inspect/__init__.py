@@ -16,10 +16,9 @@ from sgdebug.inspect.channels import (
     fold_changes,
     snapshot_channel_rows,
 )
-from sgdebug.inspect.diff import Diff, DiffLine, apply, diff, diff_lines, summary
+from sgdebug.inspect.diff import Diff, DiffLine, apply, diff_lines, summary
 from sgdebug.inspect.drawing import Box, Drawing, DrawnEdge, DrawnNode, draw, draw_list
 from sgdebug.inspect.history import HistoryNode, HistoryRow, HistoryTree, history_tree
-from sgdebug.inspect.preview import preview
 from sgdebug.inspect.step_diff import (
     ChannelDiff,
     SnapshotDiff,
@@ -40,8 +39,9 @@ from sgdebug.inspect.topology import (
 from sgdebug.inspect.values import ValueNode, value_tree
 
 __all__ = [
-    # graph: topology, layout, drawing. The function topology(graph) stays in its module
-    # (sgdebug.inspect.topology.topology): exporting it here would hide the module.
+    # graph: topology, layout, drawing. The functions topology, diff and preview stay in
+    # their modules (sgdebug.inspect.diff.diff, ...): exported here under their own names
+    # they would hide the modules of those names.
     "Box",
     "Drawing",
     "DrawnEdge",
@@ -71,11 +71,9 @@ __all__ = [
     "apply",
     "changes_from_history",
     "channel_rows",
-    "diff",
     "diff_lines",
     "fold_changes",
     "history_tree",
-    "preview",
     "reducer_diff",
     "snapshot_channel_rows",
     "snapshot_diff",

@@ -23,8 +23,10 @@ from sgdebug.debugger import (
     SnapshotDiff,
     TaskInfo,
 )
-from sgdebug.inspect import diff, diff_lines, history_tree, preview, reducer_diff
+from sgdebug.inspect import diff_lines, history_tree, reducer_diff
 from sgdebug.inspect.channels import channel_kind
+from sgdebug.inspect.diff import diff
+from sgdebug.inspect.preview import preview
 from sgdebug.runtime import CommitRecord, StateSnapshot
 from sgdebug.runtime.channels import MISSING
 

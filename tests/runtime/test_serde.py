@@ -34,7 +34,7 @@ from langchain_core.messages import (
 )
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, RootModel, field_validator
 
-from sgdebug.runtime.checkpoint import serde
+from sgdebug.runtime.checkpoint import _serde_decode, _serde_lookup
 from sgdebug.runtime.checkpoint.serde import (
     DeserializationError,
     SerializationError,
@@ -198,7 +198,7 @@ json_trees = st.recursive(
         | st.dictionaries(st.sampled_from(["$", "v", "c", "n", "fs", "tz", "x"]), inner, max_size=4)
         | st.builds(
             lambda tag, rest: {"$": tag, **rest},
-            st.sampled_from(sorted(serde._DECODERS)),
+            st.sampled_from(sorted(_serde_decode.DECODERS)),
             st.dictionaries(
                 st.sampled_from(["v", "c", "n", "fs", "x", "p", "tz"]), inner, max_size=3
             ),
@@ -507,7 +507,7 @@ def test_registered_class_resolves_without_its_module(temp_module: tuple[str, Pa
     try:
         assert loads(data) == module.Point(1, 2)
     finally:
-        serde._REGISTRY.pop(f"{name}:Point")
+        _serde_lookup.REGISTRY.pop(f"{name}:Point")
 
 
 def test_register_refuses_classes_it_cannot_store() -> None:

@@ -1,0 +1,309 @@
+"""The typer application: the commands, their options, and the hand-off to a front end."""
+
+from __future__ import annotations
+
+import enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn
+
+import typer
+from typer.core import TyperGroup
+
+from sgdebug import __version__
+from sgdebug.cli._headless import read_script, run_script
+from sgdebug.cli._setup import LaunchOptions, Prepared, fail, load, open_session, prepare
+
+if TYPE_CHECKING:
+    from typer._click import Context
+
+    from sgdebug.debugger.loading import LoadedTarget
+
+__all__ = ["app", "main"]
+
+DEFAULT_COMMAND = "open"
+FrontEnd = Literal["tui", "repl"]
+_FRONT_END_NAMES: dict[FrontEnd, str] = {"tui": "TUI", "repl": "REPL"}
+
+
+class DefaultCommandGroup(TyperGroup):
+    """A group where ``sgdebug TARGET ...`` means ``sgdebug open TARGET ...``."""
+
+    def __init__(self, **attrs: Any) -> None:
+        attrs["subcommand_metavar"] = "TARGET | COMMAND [ARGS]..."
+        super().__init__(**attrs)
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        own = {
+            opt for param in self.get_params(ctx) for opt in (*param.opts, *param.secondary_opts)
+        }
+        if args and args[0] not in self.commands and args[0] not in own:
+            first = args[0]
+            if ":" not in first and not first.startswith("-"):
+                import difflib
+
+                close = difflib.get_close_matches(first, list(self.commands), n=1)
+                if close:  # `sgdebug rnu app:graph`: a typo, not a target
+                    ctx.fail(f"No such command {first!r}. Did you mean {close[0]!r}?")
+            args = [DEFAULT_COMMAND, *args]
+        return super().parse_args(ctx, args)
+
+
+app = typer.Typer(
+    name="sgdebug",
+    cls=DefaultCommandGroup,
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+app = typer.Typer(
+    name="sgdebug",
+    cls=DefaultCommandGroup,
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+# -- options shared by the commands --------------------------------------------------------
+
+TargetArgument = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="TARGET",
+        help="The graph: package.module:attr or path/to/file.py:attr (a compiled graph, a "
+        "StateGraph, or a function returning one). Optional with an existing --session.",
+        show_default=False,
+    ),
+]
+InputOption = Annotated[
+    str | None,
+    typer.Option("--input", "-i", metavar="JSON|@FILE", help="The run's input: JSON text, "
+                 "or @path to a JSON file.", show_default=False),
+]  # fmt: skip
+BreakBeforeOption = Annotated[
+    list[str] | None,
+    typer.Option("--break-before", "-b", metavar="NODE", help="Pause before NODE runs "
+                 "(repeatable).", show_default=False),
+]  # fmt: skip
+BreakAfterOption = Annotated[
+    list[str] | None,
+    typer.Option("--break-after", "-a", metavar="NODE", help="Pause after NODE ran "
+                 "(repeatable).", show_default=False),
+]  # fmt: skip
+SessionOption = Annotated[
+    Path | None,
+    typer.Option("--session", metavar="FILE", help="Keep the session in this SQLite file; "
+                 "an existing file is reopened where it stopped.", show_default=False),
+]  # fmt: skip
+RecursionOption = Annotated[
+    int | None,
+    typer.Option("--recursion-limit", metavar="N", min=1, help="Maximum supersteps per run "
+                 "(default 25, as LangGraph).", show_default=False),
+]  # fmt: skip
+
+
+def _options(
+    target: str | None,
+    input: str | None,
+    break_before: list[str] | None,
+    break_after: list[str] | None,
+    session: Path | None,
+    recursion_limit: int | None,
+) -> LaunchOptions:
+    return LaunchOptions(
+        target, input, tuple(break_before or ()), tuple(break_after or ()), session,
+        recursion_limit,
+    )  # fmt: skip
+
+
+# -- the commands --------------------------------------------------------------------------
+
+
+def _print_version(value: bool) -> None:
+    """Print the version and exit, when ``--version`` is given."""
+    if value:
+        typer.echo(f"sgdebug {__version__}")
+        raise typer.Exit()
+
+
+@app.callback(no_args_is_help=True)
+def sgdebug(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Show the version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """A debugger, REPL and fast LangGraph-compatible runtime for StateGraph programs.
+
+    sgdebug TARGET opens the debugger on TARGET, a graph named as package.module:attr or
+    path/to/file.py:attr, e.g. sgdebug my_app.graphs:graph. Exit status: 0 when the run
+    ended normally, 1 when the graph raised, 2 for usage and loading errors.
+    """
+
+
+@app.command(DEFAULT_COMMAND)
+def open_(
+    target: TargetArgument = None,
+    input: InputOption = None,
+    break_before: BreakBeforeOption = None,
+    break_after: BreakAfterOption = None,
+    session: SessionOption = None,
+    recursion_limit: RecursionOption = None,
+) -> None:
+    """Open the debugger (TUI) on TARGET; also what `sgdebug TARGET` does."""
+    options = _options(target, input, break_before, break_after, session, recursion_limit)
+    _launch("tui", prepare(options))
+
+
+@app.command()
+def repl(
+    target: TargetArgument = None,
+    input: InputOption = None,
+    break_before: BreakBeforeOption = None,
+    break_after: BreakAfterOption = None,
+    session: SessionOption = None,
+    recursion_limit: RecursionOption = None,
+) -> None:
+    """Open the REPL on TARGET: pdb-like commands and Python expressions."""
+    options = _options(target, input, break_before, break_after, session, recursion_limit)
+    _launch("repl", prepare(options))
+
+
+@app.command()
+def run(
+    target: TargetArgument = None,
+    script: Annotated[
+        str | None,
+        typer.Option(
+            "--script", "-s", metavar="FILE|-", show_default=False,
+            help="Debugger commands, one per line (# starts a comment); - reads stdin "
+            "(the default when stdin is not a terminal).",
+        ),
+    ] = None,
+    input: InputOption = None,
+    break_before: BreakBeforeOption = None,
+    break_after: BreakAfterOption = None,
+    session: SessionOption = None,
+    recursion_limit: RecursionOption = None,
+) -> None:  # fmt: skip
+    """Run debugger commands headless and print what they show (for scripts and CI)."""
+    lines = read_script(script)
+    options = _options(target, input, break_before, break_after, session, recursion_limit)
+    raise typer.Exit(run_script(prepare(options), lines))
+
+
+class GraphFormat(enum.StrEnum):
+    """How ``sgdebug graph`` draws."""
+
+    TEXT = "text"
+    MERMAID = "mermaid"
+
+
+@app.command("graph")
+def graph_(
+    target: Annotated[str, typer.Argument(metavar="TARGET", show_default=False,
+                                          help="The graph: package.module:attr or "
+                                          "path/to/file.py:attr.")],
+    format: Annotated[GraphFormat, typer.Option("--format", "-f", help="text: boxes and "
+                      "arrows; mermaid: a Mermaid flowchart, as LangGraph draws it.")]
+    = GraphFormat.TEXT,
+) -> None:  # fmt: skip
+    """Draw the graph: boxes and arrows, or Mermaid."""
+    loaded = load(target)
+    if format is GraphFormat.MERMAID:
+        typer.echo(loaded.graph.get_graph().draw_mermaid(), nl=False)
+    else:
+        typer.echo(_draw_text(loaded))
+
+
+@app.command()
+def demo(
+    name: Annotated[str | None, typer.Argument(metavar="[NAME]", show_default=False,
+                                               help="A sample graph (see --list).")] = None,
+    list_: Annotated[bool, typer.Option("--list", "-l", help="List the samples.")] = False,
+    input: InputOption = None,
+    break_before: BreakBeforeOption = None,
+    break_after: BreakAfterOption = None,
+    session: SessionOption = None,
+    recursion_limit: RecursionOption = None,
+) -> None:  # fmt: skip
+    """Open the debugger on a bundled sample graph (default: linear), with its example input."""
+    from sgdebug import sample_graphs
+
+    if list_:
+        for sample, module in sample_graphs.SAMPLES.items():
+            doc = (sample_graphs.load(sample).__doc__ or "").strip().splitlines()
+            typer.echo(f"{sample:<14}{doc[0] if doc else module}")
+        return
+    name = name or next(iter(sample_graphs.SAMPLES))
+    if name not in sample_graphs.SAMPLES:
+        fail(f"no sample graph {name!r}; samples: {', '.join(sample_graphs.SAMPLES)}")
+    target = f"{sample_graphs.SAMPLES[name]}:graph"
+    options = _options(target, input, break_before, break_after, session, recursion_limit)
+    example = sample_graphs.load(name).EXAMPLE_INPUT
+    _launch("tui", prepare(options, default_input=example))
+
+
+def main() -> None:
+    """Run the command line (the ``sgdebug`` console script)."""
+    app(prog_name="sgdebug")
+
+
+# -- front ends ----------------------------------------------------------------------------
+
+
+def _launch(front_end: FrontEnd, prepared: Prepared) -> NoReturn:
+    """Hand a ready session to the front end, or say it is not available."""
+    import importlib
+
+    launch = getattr(importlib.import_module(f"sgdebug.{front_end}"), "launch", None)
+    if launch is None:
+        name = _FRONT_END_NAMES[front_end]
+        fail(
+            f"the {name} is not available in this version of sgdebug ({__version__}). "
+            f"Run debugger commands headless instead: "
+            f"sgdebug run {prepared.target.label} --script FILE (or --script - to read stdin)"
+        )
+    opened = open_session(prepared)
+    try:
+        if front_end == "tui":
+            # The TUI suspends into the REPL with `!`; it may not import the REPL itself.
+            from sgdebug.repl import run_repl
+
+            code = launch(opened.session, repl=run_repl)
+        else:
+            code = launch(opened.session)
+    finally:
+        if opened.store is not None:
+            opened.store.close()
+    raise typer.Exit(code)
+
+
+# -- graph text ----------------------------------------------------------------------------
+
+
+def _draw_text(loaded: LoadedTarget) -> str:
+    """The graph drawn with box-drawing characters, as wide as the terminal allows."""
+    import shutil
+
+    from sgdebug.inspect.drawing import draw
+    from sgdebug.inspect.topology import topology
+
+    graph = loaded.graph
+    width = shutil.get_terminal_size((100, 40)).columns
+    lines = [draw(topology(graph), width=width, height=10_000).text]
+    for kind, nodes in (("before", graph.interrupt_before_nodes),
+                        ("after", graph.interrupt_after_nodes)):  # fmt: skip
+        if nodes:
+            shown = "every node" if nodes == "*" else ", ".join(nodes)
+            lines.append(f"compiled with interrupt_{kind}: {shown}")
+    return "\n".join(lines)

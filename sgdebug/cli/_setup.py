@@ -1,0 +1,206 @@
+"""From command-line options to a started session: load the target, read the input, check
+breakpoints, reopen or create the session file.
+
+Errors here are the user's (a bad target, input or session file): :func:`fail` prints them
+and exits with status 2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import typer
+
+if TYPE_CHECKING:
+    from sgdebug.debugger import Outcome, Session
+    from sgdebug.debugger.loading import LoadedTarget
+    from sgdebug.debugger.session_file import SessionFile, SessionRecord
+
+__all__ = [
+    "EXIT_GRAPH_ERROR",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "LaunchOptions",
+    "Opened",
+    "Prepared",
+    "fail",
+    "load",
+    "open_session",
+    "prepare",
+]
+
+EXIT_OK = 0
+EXIT_GRAPH_ERROR = 1
+EXIT_USAGE = 2
+
+
+@dataclass(frozen=True, slots=True)
+class LaunchOptions:
+    """The command-line options every debugging command takes."""
+
+    target: str | None
+    """TARGET as given (``None``: take it from the session file)."""
+    input: str | None
+    """``--input`` as given: JSON text or ``@file``."""
+    break_before: tuple[str, ...] = ()
+    """``--break-before`` nodes."""
+    break_after: tuple[str, ...] = ()
+    """``--break-after`` nodes."""
+    session: Path | None = None
+    """``--session`` file."""
+    recursion_limit: int | None = None
+    """``--recursion-limit``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """Everything checked and loaded, before a session is created."""
+
+    target: LoadedTarget
+    input: Any
+    """The input value (``None`` when none was given)."""
+    options: LaunchOptions
+    session_file: SessionFile | None
+    """An existing session file being reopened (a new one is created later)."""
+    record: SessionRecord | None
+    """What the reopened session file holds."""
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A session ready for a front end or a script."""
+
+    session: Session
+    started: Outcome
+    """What starting (or reopening) the run did."""
+    store: SessionFile | None
+    """The session file, if any (close it when done)."""
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``message`` as a usage/loading error and exit with status 2."""
+    typer.echo(f"Error: {message}", err=True)
+    raise typer.Exit(EXIT_USAGE)
+
+
+def load(spec: str, cwd: str | None = None) -> LoadedTarget:
+    from sgdebug.debugger.loading import TargetError, load_target
+
+    try:
+        return load_target(spec, cwd=cwd)
+    except TargetError as exc:
+        fail(str(exc))
+
+
+def prepare(options: LaunchOptions, *, default_input: Any = None) -> Prepared:
+    """Load the target, read the input, check breakpoints, reopen an existing session."""
+    session_file, record = _reopen(options.session)
+    if options.target is not None:
+        target = load(options.target)
+        if record is not None and record.target != target.spec:
+            fail(
+                f"the session in {options.session} debugs {record.target}, not "
+                f"{target.spec}; leave out TARGET to reopen it, or choose another --session"
+            )
+    elif record is not None:
+        target = load(record.target, record.cwd)
+    elif options.session is not None:
+        fail(f"missing TARGET: {options.session} does not exist yet, so it names no graph")
+    else:
+        fail("missing TARGET (package.module:attr or path/to/file.py:attr)")
+    if record is not None and options.input is not None:
+        fail(
+            f"the session in {options.session} already has its input; leave out --input to "
+            f"continue it, or use the `restart INPUT` command to run with another"
+        )
+    if session_file is not None:
+        record = session_file.record  # again, now that the program's classes are imported
+    if record is not None:
+        value = record.input
+    else:
+        value = default_input if options.input is None else _parse_input(options.input)
+    nodes = sorted(target.graph.builder.nodes)
+    for flag, names in (("--break-before", options.break_before),
+                        ("--break-after", options.break_after)):  # fmt: skip
+        for node in names:
+            if node not in nodes:
+                fail(f"{flag}: no node {node!r} in {target.label}; nodes: {', '.join(nodes)}")
+    return Prepared(target, value, options, session_file, record)
+
+
+def _reopen(path: Path | None) -> tuple[SessionFile | None, SessionRecord | None]:
+    """The existing session file at ``path`` and its record (new files are created later)."""
+    if path is None or not path.exists():
+        return None, None
+    from sgdebug.debugger.session_file import SessionFile, SessionFileError
+
+    try:
+        session_file = SessionFile.open(path)
+    except SessionFileError as exc:
+        fail(str(exc))
+    return session_file, session_file.record
+
+
+def _parse_input(text: str) -> Any:
+    """``--input``: JSON text or ``@file``; errors point at the line and column."""
+    import json
+
+    where = "--input"
+    if text.startswith("@"):
+        path = Path(text[1:]).expanduser()
+        where = f"--input {text}"
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(f"{where}: cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        line = text.splitlines()[exc.lineno - 1] if text.strip() else ""
+        pointer = f"\n  {line}\n  {' ' * (exc.colno - 1)}^" if line else ""
+        fail(f"{where} is not valid JSON: {exc.msg} at line {exc.lineno}, "
+              f"column {exc.colno}{pointer}")  # fmt: skip
+
+
+def open_session(prepared: Prepared) -> Opened:
+    """A started session for ``prepared`` (its session file created or reopened).
+
+    A reopened session stands where it stopped (its saved thread, breakpoints and input);
+    a new one starts a run on the input. Breakpoints from the command line are added.
+    """
+    import os
+
+    from sgdebug.debugger import Breakpoint, Session, SessionOptions, Target
+    from sgdebug.debugger.session_file import SessionFile, SessionFileError, SessionRecord
+
+    options, record, loaded = prepared.options, prepared.record, prepared.target
+    store = prepared.session_file
+    limit = options.recursion_limit or (record.recursion_limit if record else None)
+    try:
+        if store is None and options.session is not None:
+            store = SessionFile.open(options.session)
+        if store is not None and record is None:
+            store.save(SessionRecord(loaded.spec, os.getcwd(), prepared.input, (), None, limit))
+        elif store is not None and options.recursion_limit is not None:
+            store.save_recursion_limit(limit)
+    except SessionFileError as exc:
+        fail(str(exc))
+    session = Session(
+        Target(loaded.graph, loaded.namespace, loaded.label),
+        input=prepared.input,
+        saver=store.saver if store is not None else None,
+        store=store,
+        breakpoints=[Breakpoint.from_dict(b) for b in record.breakpoints] if record else None,
+        options=SessionOptions(recursion_limit=limit),
+    )
+    for node in options.break_before:
+        session.break_("before", node)
+    for node in options.break_after:
+        session.break_("after", node)
+    if store is not None:
+        store.save_breakpoints([b.to_dict() for b in session.breakpoints])
+    if record is not None and record.thread_id is not None:
+        return Opened(session, session.attach(record.thread_id, input=record.input), store)
+    return Opened(session, session.restart(prepared.input), store)
