@@ -14,6 +14,7 @@ from sgdebug.inspect.channels import (
     changes_from_history,
     channel_rows,
     fold_changes,
+    fold_edit,
     snapshot_channel_rows,
 )
 from sgdebug.inspect.diff import Diff, DiffLine, apply, diff, diff_lines, summary
@@ -74,6 +75,7 @@ __all__ = [
     "diff",
     "diff_lines",
     "fold_changes",
+    "fold_edit",
     "history_tree",
     "preview",
     "reducer_diff",
