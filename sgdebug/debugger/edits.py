@@ -1,5 +1,9 @@
 """Verbs that edit state: ``set`` (replace, bypassing reducers) and ``update`` (through them).
 
+``set_value(key, value)`` and ``set_values({key: value, ...})`` are ``set`` for a Python
+value the caller already has (the REPL's ``state[KEY] = ...``): the same checks, the same
+messages, no expression.
+
 Every edit is checked first (known keys; the pydantic schema, if the state has one) and a
 refused edit changes nothing. An accepted edit makes a new snapshot. Without ``as`` the
 pending superstep keeps its nodes (they run again on the edited state); ``update ... as
@@ -9,7 +13,7 @@ them, so NODE's edges decide what runs next.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sgdebug.debugger.editing import EditError, as_updates, check_keys, replace_write, validate_edit
@@ -31,14 +35,36 @@ class EditVerbs(MotionVerbs):
         with self.lock:
             if reason := self.why_not("set"):
                 return self._refuse("set", reason)
-            graph = self.compiled_graph
             try:
-                check_keys(graph, [key])
-                write = replace_write(graph, key, self.evaluate(expr))
-                validate_edit(graph, self.position.values(), [write])
+                check_keys(self.compiled_graph, [key])
+                value = self.evaluate(expr)
             except (ExpressionError, EditError) as exc:
                 return self._refuse("set", f"{key} not changed: {exc}")
-            return self._edit("set", [write])
+            return self._set_values({key: value}, f"{key} not changed")
+
+    def set_value(self, key: str, value: Any) -> Outcome:
+        """Replace ``key``'s value by the Python ``value``: ``set`` without an expression."""
+        with self.lock:
+            return self._set_values({key: value}, f"{key} not changed")
+
+    def set_values(self, values: Mapping[str, Any]) -> Outcome:
+        """Replace several keys at once (one edit, one snapshot; reducers are bypassed)."""
+        with self.lock:
+            if not values:
+                return self._refuse("set", "state not changed: nothing to set")
+            return self._set_values(values, "state not changed")
+
+    def _set_values(self, values: Mapping[str, Any], prefix: str) -> Outcome:
+        if reason := self.why_not("set"):
+            return self._refuse("set", reason)
+        graph = self.compiled_graph
+        try:
+            check_keys(graph, list(values))
+            writes = [replace_write(graph, key, value) for key, value in values.items()]
+            validate_edit(graph, self.position.values(), writes)
+        except EditError as exc:
+            return self._refuse("set", f"{prefix}: {exc}")
+        return self._edit("set", writes)
 
     def update(self, expr: str, as_node: str | None = None) -> Outcome:
         """Apply the dict ``expr`` through the reducers (as if ``as_node`` returned it)."""

@@ -9,7 +9,8 @@ an edit went wrong:
 * runs: ``restart(input)`` (alias ``start``), ``attach(thread_id)`` (reopen), ``quit()``;
 * moving: ``step(n)``, ``task(node)``, ``continue_()``, ``until(node)``, ``retry()``,
   ``abort()``, ``resume(expr)``, ``goto(ref)``;
-* edits: ``set(key, expr)``, ``update(expr, as_node)``;
+* edits: ``set(key, expr)``, ``set_value(key, value)``, ``set_values(values)``,
+  ``update(expr, as_node)``;
 * looking: ``state()``, ``tasks()``, ``print(expr)``, ``history()``, ``show(ref)``,
   ``diff(a, b)``, ``graph()``, ``view()``;
 * breakpoints: ``break_(when, node, cond)``, ``tbreak(...)``, ``watch(channel, cond)``,

@@ -14,6 +14,7 @@ from sgdebug.inspect.channels import (
     changes_from_history,
     channel_rows,
     fold_changes,
+    fold_edit,
     snapshot_channel_rows,
 )
 from sgdebug.inspect.diff import Diff, DiffLine, apply, diff_lines, summary
@@ -73,6 +74,7 @@ __all__ = [
     "channel_rows",
     "diff_lines",
     "fold_changes",
+    "fold_edit",
     "history_tree",
     "reducer_diff",
     "snapshot_channel_rows",

@@ -8,7 +8,7 @@ from typing import Literal
 __all__ = ["Box", "DrawingMode", "DrawnEdge", "DrawnEdgeKind", "DrawnNode", "Drawing"]
 
 DrawingMode = Literal["boxes", "compact", "list"]
-"""``boxes``: 3-row boxes; ``compact``: one-row ``[name]`` boxes; ``list``: a text list."""
+"""``boxes``: 3-row boxes; ``compact``: one-row ``[ name ]`` boxes; ``list``: a text list."""
 DrawnEdgeKind = Literal["plain", "join", "conditional", "dynamic"]
 """An edge's kind in the topology, or ``dynamic`` for a branch with no known targets."""
 
@@ -80,7 +80,8 @@ class DrawnEdge:
     cells: tuple[tuple[int, int], ...]
     """Its line's ``(x, y)`` cells, from the one touching the source's box to the arrow
     touching the target's box (or the ``? name`` text); cells shared with other edges of
-    the same fan-out, join or bundle appear in each of them."""
+    the same fan-out, join or bundle appear in each of them. A self-loop of a one-row box
+    is two cells beside the box: its line, then ``↻``."""
     label_at: tuple[int, int] | None = None
     """Where ``label`` is written (its first cell; it runs rightwards), ``None`` if it is
     not shown (no room beside the arrow, or the list view)."""

@@ -23,7 +23,9 @@ __all__ = ["paint_scene"]
 _GAP: Final = 2
 """Columns between two boxes of a layer."""
 _LOOP: Final = 2
-"""Extra columns right of a box with a self-loop (the loop's return lane)."""
+"""Extra columns right of a box with a self-loop (the loop's return lane, or its mark)."""
+_SELF_LOOP: Final = "↻"
+"""Ends the self-loop of a one-row box, drawn beside it: ``[ name ]┄↻``."""
 _UNTANGLE_TRIES: Final = 12
 """How many times overlapping lines may be fixed by moving boxes before giving up."""
 
@@ -183,7 +185,8 @@ def _route(geo: _Geometry) -> dict[int, set[int]]:
                 net.down_arrows.add(bottom)
                 if scene_edge.join:
                     net.join_at = bottom
-    for edge, item in geo.loops.items():
+    loops = geo.loops.items() if geo.style == "boxes" else ()  # compact: a mark, no lane
+    for edge, item in loops:
         gap = geo.gaps[layering.layer_of[item] - 1]
         net = gap.net(("e", edge, -1), geo.scene.edges[edge].style)
         port = geo.x[item] + geo.offset(item, "top", edge)
@@ -235,9 +238,13 @@ def _paint(geo: _Geometry, canvas: Canvas) -> None:
             top = geo.band_top[geo.layering.layer_of[obj]]
             canvas.vertical(("d", obj), geo.x[obj], top, _band_bottom(geo, obj), style)
     for edge, item in geo.loops.items():
-        gap = geo.gaps[geo.layering.layer_of[item] - 1]
         key, style = ("e", edge, -1), geo.scene.edges[edge].style
         middle, lane = geo.middle(item), _lane(geo, item)
+        if geo.style == "compact":  # ``]┄↻``: a mark beside the box, not a line around it
+            canvas.horizontal(key, middle, lane - 1, lane, style)
+            canvas.mark(lane, middle, _SELF_LOOP)
+            continue
+        gap = geo.gaps[geo.layering.layer_of[item] - 1]
         canvas.vertical(key, lane, gap.bottom, middle, style)
         canvas.horizontal(key, middle, lane - 1, lane, style)
     for gap in geo.gaps.values():
@@ -324,11 +331,14 @@ def _chain_cells(geo: _Geometry, edge: int, chain: tuple[int, ...]) -> list[tupl
 
 
 def _loop_cells(geo: _Geometry, edge: int, item: int) -> list[tuple[int, int]]:
+    middle, lane = geo.middle(item), _lane(geo, item)
+    cells = [(lane - 1, middle), (lane, middle)]
+    if geo.style == "compact":
+        return cells
     gap = geo.gaps[geo.layering.layer_of[item] - 1]
     net: Net = gap.nets[("e", edge, -1)]
-    row, middle, lane = gap.track_row(net), geo.middle(item), _lane(geo, item)
+    row = gap.track_row(net)
     port = geo.x[item] + geo.offset(item, "top", edge)
-    cells = [(lane - 1, middle), (lane, middle)]
     cells += [(lane, y) for y in range(middle - 1, row - 1, -1)]
     cells += [(x, row) for x in range(lane - 1, port - 1, -1)]
     cells += [(port, y) for y in range(row + 1, gap.bottom + 1)]

@@ -11,7 +11,8 @@ found, the columns on each box's top and bottom side where edges attach:
 * the sources of a join enter the target through one shared port (with a dot);
 * a node's edges that loop back up leave from one shared port on its top side, and the
   loops into a node arrive through one shared ``▲`` on its bottom side, likewise;
-* a self-loop enters through its own port on the top side, rightmost.
+* a self-loop enters through its own port on the top side, rightmost (3-row boxes only:
+  a compact box has its self-loop marked beside it, ``]┄↻``).
 """
 
 from __future__ import annotations
@@ -99,12 +100,16 @@ class Scene:
     """Edges, in the topology's order."""
 
     def box_text(self, item: int, width: int = 0) -> str:
-        """The one-line text of an item (``[name]``), its brackets ``width`` apart."""
+        """The one-line text of an item (``[ name ]``), its brackets ``width`` apart.
+
+        The label has at least a space on each side inside the brackets: room for a
+        front end's marks (a status glyph on the left, a breakpoint on the right).
+        """
         label = self.labels[item]
         if self.kinds[item] == "stub":
             return label
         left, right = _COMPACT[self.kinds[item]]
-        inner = max(len(label), width - len(left) - len(right))
+        inner = max(len(label) + 2, width - len(left) - len(right))
         return left + (" " * ((inner - len(label)) // 2) + label).ljust(inner) + right
 
     def min_width(self, item: int, style: BoxStyle) -> int:
@@ -181,12 +186,13 @@ class Ports:
         return self.sizes.get((item, side, key), 0)
 
 
-def ports(scene: Scene, layering: Layering) -> Ports:
+def ports(scene: Scene, layering: Layering, *, loops: bool = True) -> Ports:
     """Port keys on each node side, ordered to follow the other ends of their edges.
 
     Edges of one style out of a node share a port (a fan-out tree); edges of one style
     into a node share one too (one arrow), unless the edge is already part of a fan-out
-    tree at its other end, which would make the two trees look like one.
+    tree at its other end, which would make the two trees look like one. Without
+    ``loops``, a self-loop gets no port (compact boxes mark it beside the box instead).
     """
     fans: Counter[tuple[int, PortKey]] = Counter()
     for i, (edge, chain) in enumerate(zip(scene.edges, layering.chains, strict=True)):
@@ -203,7 +209,8 @@ def ports(scene: Scene, layering: Layering) -> Ports:
 
     for i, (edge, chain) in enumerate(zip(scene.edges, layering.chains, strict=True)):
         if not chain:
-            add(i, edge.source, "top", ("loop", i), -1)
+            if loops:
+                add(i, edge.source, "top", ("loop", i), -1)
             continue
         upper, lower = chain[0], chain[-1]
         out: PortKey = ("out", edge.style)

@@ -1,9 +1,11 @@
 """Channel table rows: kind, version, last change and a preview for every state key.
 
 The runtime keeps only the last :class:`~sgdebug.runtime.CommitRecord`, so who last wrote a
-channel is folded from the records a caller collected (:func:`fold_changes`) or read back
-from a thread's snapshots (:func:`changes_from_history`). Both give :class:`LastChange`
-tuples that :func:`channel_rows` and :func:`snapshot_channel_rows` accept.
+channel is folded from the records a caller collected (:func:`fold_changes`, and
+:func:`fold_edit` for an edit) or read back from a thread's snapshots
+(:func:`changes_from_history`). All give :class:`LastChange` tuples that
+:func:`channel_rows` and :func:`snapshot_channel_rows` accept; an edit's writer is
+:data:`UPDATE_WRITER`, the source the history shows for the snapshot it made.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ __all__ = [
     "channel_kind",
     "channel_rows",
     "fold_changes",
+    "fold_edit",
     "snapshot_channel_rows",
 ]
 
@@ -124,6 +127,17 @@ def fold_changes(
     return tuple(last.values())
 
 
+def fold_edit(
+    keys: Iterable[str], step: int, start: Sequence[LastChange] = ()
+) -> tuple[LastChange, ...]:
+    """``start`` updated with an edit of ``keys`` recorded at ``step`` (the step of the
+    ``update`` snapshot it made: ``run.step - 1``), written by :data:`UPDATE_WRITER`."""
+    last = {c.channel: c for c in start}
+    for key in keys:
+        last[key] = LastChange(key, step, (UPDATE_WRITER,))
+    return tuple(last.values())
+
+
 def changes_from_history(path: Sequence[StateSnapshot]) -> tuple[LastChange, ...]:
     """Last changes along ``path``, snapshots from the oldest to the one viewed.
 
@@ -175,10 +189,13 @@ def channel_rows(
 ) -> tuple[ChannelRow, ...]:
     """Rows for a live run: state keys in schema order (managed values included), then the
     internal channels when ``internal``. ``changes`` says who last changed what; the run's
-    last commit is folded in on top."""
+    last commit is folded in on top, and the edits made since (:data:`UPDATE_WRITER`
+    changes at that commit's step, ``run.step - 1``) on top of it. The rows an edit
+    since the last commit changed are the ``changed`` ones, else those the commit changed."""
     record = run.last_commit
-    last = _lookup(fold_changes([record] if record else (), changes))
-    changed = {c.channel for c in record.changes} if record else set()
+    edits = _edits_at(changes, run.step - 1)
+    last = _lookup(fold_changes([record] if record else (), changes)) | edits
+    changed = set(edits) or ({c.channel for c in record.changes} if record else set())
     rows = []
     for name in _names(graph, internal):
         field = graph.user_fields.get(name, graph.channel_specs.get(name))
@@ -203,10 +220,12 @@ def snapshot_channel_rows(
     width: int = DEFAULT_WIDTH,
 ) -> tuple[ChannelRow, ...]:
     """Rows for a stored snapshot: values from ``snapshot.values``, no versions; a row is
-    ``changed`` when its last change is the snapshot's own step."""
+    ``changed`` when its last change is the snapshot's own step (for an ``update``
+    snapshot, when the update changed it)."""
     values = snapshot.values
     step = (snapshot.metadata or {}).get("step")
     last = _lookup(changes)
+    edits = _edits_at(changes, step) if isinstance(step, int) else {}
     rows = []
     for name in _names(graph, False):
         field = graph.user_fields[name]
@@ -215,7 +234,7 @@ def snapshot_channel_rows(
         else:
             value = values if name == "__root__" else MISSING
         change = last.get(name)
-        fresh = change is not None and change.step == step
+        fresh = change is not None and change.step == step and (not edits or name in edits)
         rows.append(_row(name, field, value, _Facts(None, change, fresh), width))
     return tuple(rows)
 
@@ -229,6 +248,11 @@ def _names(graph: CompiledStateGraph, internal: bool) -> list[str]:
 
 def _lookup(changes: Iterable[LastChange]) -> dict[str, LastChange]:
     return {c.channel: c for c in changes}
+
+
+def _edits_at(changes: Iterable[LastChange], step: int) -> dict[str, LastChange]:
+    """The changes an edit made at ``step`` (an edit after step N's commit is at step N)."""
+    return {c.channel: c for c in changes if c.step == step and c.writers == (UPDATE_WRITER,)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,13 +11,16 @@ bottom (see :mod:`sgdebug.inspect.layout`), and paints it with box-drawing chara
   vertical line passing over the horizontal one (``┼`` is always a junction);
 * arrows: ``▼`` into the top of a box; ``▲`` into its bottom for an edge that closes a
   loop (it leaves its source's top, ``┴``, and goes up); a self-loop leaves the box's
-  right side and comes back in through its top;
+  right side and comes back in through its top (in one-row boxes it is marked ``┄↻``
+  beside the box instead, ``─↻`` when always taken);
 * a path-map key that differs from its target's name is written beside the arrow when
   there is room.
 
-It first tries 3-row boxes, then one-row ``[name]`` boxes, and when neither fits the area
-(or the graph is too big to lay out quickly) it gives the list view: one line per node
-with its edges. Node and edge cells are given so a front end can colour them.
+It first tries 3-row boxes, then one-row ``[ name ]`` boxes (the spaces inside the
+brackets leave room for a front end's status and breakpoint marks, as the borders of a
+3-row box do), and when neither fits the area (or the graph is too big to lay out
+quickly) it gives the list view: one line per node with its edges. Node and edge cells
+are given so a front end can colour them.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ LEGEND: Final[tuple[tuple[str, str], ...]] = (
     ("┄┄▶", "conditional"),
     ("─●─", "join: waits for all"),
     ("▲", "loops back"),
+    ("↻", "loops to itself (one-row boxes)"),
     ("? name", "dynamic branch"),
     ("╔═╗", "subgraph"),
     ("┌╌┐", "deferred"),
@@ -81,8 +85,8 @@ def draw(
     # Even compact boxes need a row per layer and a row between layers.
     if styles and small and 2 * layer_count(len(scene.names), edges) - 1 <= height:
         layering = layer_graph(len(scene.names), edges)
-        found = ports(scene, layering)
         for style in styles:
+            found = ports(scene, layering, loops=style == "boxes")
             drawing = paint_scene(scene, layering, found, style)
             if drawing is not None and drawing.width <= width and drawing.height <= height:
                 return drawing

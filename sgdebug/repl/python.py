@@ -8,8 +8,8 @@ module globals for every expression the session evaluates while the REPL runs, s
 
 ``state`` is a copy, so looking never changes the run; a line that changes it
 (``state["count"] = 5``, ``state["items"].append(x)``) becomes a real edit of the session
-through the ``set`` verb (or ``update`` with replacing values, for several keys): a new
-snapshot, refused with the reason when the key or value does not fit.
+through the session's ``set_value`` (``set_values`` for several keys): one new snapshot,
+refused with the reason when the key or value does not fit, as ``set`` would refuse it.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from types import CodeType
 from typing import Any, Final
 
 from sgdebug.debugger import Outcome, Session
-from sgdebug.debugger.editing import replace_write
 from sgdebug.debugger.evaluation import Provider
 
 __all__ = ["SESSION_NAMES", "PythonResult", "PythonRunner", "TrackedState"]
@@ -33,8 +32,6 @@ SESSION_NAMES: Final = frozenset(
     {"state", "snapshot", "tasks", "graph", "interrupts", "error", "session"}
 )
 """Names the session provides (computed for each line, never stored as variables)."""
-_EDIT: Final = "__sgdebug_edit__"
-"""The variable that carries an edited value to the session's ``set``/``update``."""
 _OBJECT_EQ: Final = vars(object)["__eq__"]
 _VARIABLES: weakref.WeakKeyDictionary[Session, dict[str, Any]] = weakref.WeakKeyDictionary()
 
@@ -233,35 +230,11 @@ class PythonRunner:
         return self.edit(changed)
 
     def edit(self, values: Mapping[str, Any]) -> Outcome:
-        """Replace state keys by ``values`` through the session (one ``set``, else ``update``)."""
-        session = self.session
-        graph = session.compiled_graph
-        carried = {key: f"{_EDIT}{i}" for i, key in enumerate(values)}
-        for key, name in carried.items():
-            value = values[key]
-            if len(values) > 1 and key in graph.channel_specs:
-                value = replace_write(graph, key, value)[1]  # replace, as ``set`` does
-            self.variables[name] = value
-        try:
-            with self.installed_if_needed():
-                if len(values) == 1:
-                    key = next(iter(values))
-                    return session.set(key, carried[key])
-                pairs = ", ".join(f"{key!r}: {name}" for key, name in carried.items())
-                return session.update("{" + pairs + "}")
-        finally:
-            for name in carried.values():
-                self.variables.pop(name, None)
-
-    @contextmanager
-    def installed_if_needed(self) -> Iterator[None]:
-        """:meth:`installed`, unless the session already sees the REPL's variables."""
-        module = self.session.evaluator.module_globals
-        if isinstance(module, ChainMap) and module.maps and module.maps[0] is self.variables:
-            yield
-            return
-        with self.installed():
-            yield
+        """Replace state keys by ``values`` through the session: one edit, one snapshot."""
+        if len(values) == 1:
+            [(key, value)] = values.items()
+            return self.session.set_value(key, value)
+        return self.session.set_values(values)
 
 
 def same(old: Any, new: Any) -> bool:

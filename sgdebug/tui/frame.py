@@ -27,12 +27,12 @@ from sgdebug.inspect import (
     changes_from_history,
     channel_rows,
     fold_changes,
+    fold_edit,
     history_tree,
     reducer_diff,
     snapshot_channel_rows,
     task_rows,
 )
-from sgdebug.inspect.channels import UPDATE_WRITER
 from sgdebug.runtime import StateSnapshot
 
 if TYPE_CHECKING:
@@ -164,11 +164,7 @@ class FrameBuilder:
         elif isinstance(event, Stepped):
             self.changes = fold_changes([event.record], self.changes)
         elif isinstance(event, Edited):
-            step = self.session.view().step - 1
-            edited = [LastChange(key, step, (UPDATE_WRITER,)) for key in event.keys]
-            known = {c.channel: c for c in self.changes}
-            known.update({c.channel: c for c in edited})
-            self.changes = tuple(known.values())
+            self.changes = fold_edit(event.keys, self.session.view().step - 1, self.changes)
 
     def _changes_along(
         self, view: SessionView, entries: Sequence[HistoryEntry]

@@ -1,8 +1,9 @@
 """Paint an ``sgdebug.inspect`` drawing with node status: glyphs, colours, the selection.
 
 Colour is never the only mark: every status has a glyph drawn into the node's box (its
-top-left border in 3-row boxes, its opening bracket in one-row boxes, a gutter in the list
-view), and breakpoints are ``●`` (top-right border: before; bottom-right: after).
+top-left border in 3-row boxes, the space inside the opening bracket in one-row boxes,
+``[✓ name ]``, a gutter in the list view), and breakpoints are ``●`` (top-right border:
+before; bottom-right: after; in one-row boxes the space inside the closing bracket).
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ BREAK_GLYPH = "●"
 LEGEND = "» next ▶ run ✓ ran\n✗ error ● break ■ end"
 _LIST_GUTTER = 3
 _BORDER = frozenset("─═╌━┄╭╮╰╯┌┐└┘╔╗╚╝")
-_BRACKETS = frozenset("[]()")
+_BRACKETS = frozenset("[](){}")
+_PAD = frozenset(" ")
+"""The cells inside a one-row box's brackets that take its marks (``[ name ]``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,9 +116,14 @@ def _mark(
         if state.after and _put(grid, x + w - 2, y + box.h - 1, BREAK_GLYPH, _BORDER):
             cells.append((x + w - 2, y + box.h - 1))
         return cells
-    _put(grid, x, y, glyph, _BRACKETS)
-    if (state.before or state.after) and _put(grid, x + w - 1, y, BREAK_GLYPH, _BRACKETS):
-        cells.append((x + w - 1, y))
+    left, right = x, x + w - 1
+    while left < right and grid[y][left] in _BRACKETS:
+        left += 1
+    while right > left and grid[y][right] in _BRACKETS:
+        right -= 1
+    _put(grid, left, y, glyph, _PAD)
+    if (state.before or state.after) and _put(grid, right, y, BREAK_GLYPH, _PAD):
+        cells.append((right, y))
     return cells
 
 

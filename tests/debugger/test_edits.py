@@ -267,3 +267,92 @@ def test_an_edit_is_refused_when_siblings_of_an_interrupt_already_applied() -> N
     assert snapshot_count(session) == count
     ok(session, "resume 'fine'")
     assert session.state().value == {"x": 1, "answer": ("fine", 1), "trail": ["note"]}
+
+
+class Opaque:
+    """A value with no literal form: ``set KEY = EXPR`` cannot spell it, ``set_value`` can."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+
+def test_set_value_takes_a_python_value_and_makes_one_snapshot() -> None:
+    session = session_for("linear")
+    ok(session, "restart")
+    ok(session, "step")
+    before = snapshot_count(session)
+    opaque = Opaque("mine")
+
+    outcome = session.set_value("cur_id", opaque)
+
+    assert outcome.ok, outcome.message
+    assert (outcome.command, outcome.message) == ("set", "Set cur_id.")
+    assert outcome.stop is not None and outcome.stop.kind == "edit"
+    assert session.state().value["cur_id"].label == "mine"
+    assert snapshot_count(session) == before + 1
+    assert ok(session, "history").value[-1].source == "update"
+
+
+def test_set_value_bypasses_the_reducer_like_set() -> None:
+    session = session_for("linear")
+    ok(session, "restart")
+    ok(session, "step")
+    assert session.set_value("logs", ["replaced"]).ok
+    assert session.state().value["logs"] == ["replaced"]
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "expr"),
+    [("nope", 1, "1"), ("count", "many", "'many'"), ("count", -1, "-1")],
+)
+def test_set_value_refuses_what_set_refuses_with_the_same_message(
+    key: str, value: Any, expr: str
+) -> None:
+    by_value, by_text = (Session(pydantic_graph(), input={"count": 1}) for _ in range(2))
+    for session in (by_value, by_text):
+        ok(session, "restart")
+        ok(session, "step")
+    count = snapshot_count(by_value)
+
+    outcome = by_value.set_value(key, value)
+
+    assert not outcome.ok
+    assert outcome.message == refused(by_text, f"set {key} = {expr}").message
+    assert outcome.message.startswith(f"{key} not changed: ")
+    assert snapshot_count(by_value) == count
+    assert by_value.state().value == by_text.state().value
+
+
+def test_set_value_refuses_a_managed_value_and_needs_a_run() -> None:
+    session = session_for("channels")
+    assert session.set_value("history", []).message == "no run yet: `restart [INPUT]` starts one"
+    ok(session, "restart")
+    message = session.set_value("remaining_steps", 3).message
+    assert message == refused(session, "set remaining_steps = 3").message
+
+
+def test_set_values_replaces_several_keys_in_one_edit() -> None:
+    session = session_for("linear")
+    ok(session, "restart")
+    ok(session, "step")
+    before = snapshot_count(session)
+
+    outcome = session.set_values({"cur_id": "both", "logs": ["only"]})
+
+    assert outcome.ok and outcome.message == "Set cur_id, logs."
+    assert session.state().value == {"cur_id": "both", "logs": ["only"]}  # no reducer
+    assert snapshot_count(session) == before + 1
+
+
+def test_set_values_refuses_as_a_whole() -> None:
+    session = session_for("linear")
+    ok(session, "restart")
+    ok(session, "step")
+    values, count = session.state().value, snapshot_count(session)
+
+    unknown = session.set_values({"cur_id": "x", "nope": 1})
+    empty = session.set_values({})
+
+    assert not unknown.ok and unknown.message.startswith("state not changed: unknown key 'nope'")
+    assert not empty.ok and empty.message == "state not changed: nothing to set"
+    assert session.state().value == values and snapshot_count(session) == count

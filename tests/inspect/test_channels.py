@@ -13,6 +13,7 @@ from sgdebug.inspect.channels import (
     channel_kind,
     channel_rows,
     fold_changes,
+    fold_edit,
     snapshot_channel_rows,
 )
 from sgdebug.inspect.history import history_tree
@@ -175,3 +176,64 @@ def test_update_state_changes_are_written_by_update() -> None:
     assert rows["count"].writers == (UPDATE_WRITER,)
     assert rows["count"].changed
     assert rows["count"].value == 10
+
+
+def _edited_loop() -> tuple[Any, Run, tuple[LastChange, ...]]:
+    """The loop sample after its first commit (``attempt`` wrote count and status), then
+    ``count`` edited: the changes a front end folded from that commit and that edit."""
+    sample = load("loop")
+    run = sample.graph.start(sample.EXAMPLE_INPUT, hooks=[BaseHook()])  # hooks: records kept
+    run.advance(one_step=True)
+    run.advance(one_step=True)
+    record = run.last_commit
+    assert record is not None and {"count", "status"} <= {c.channel for c in record.changes}
+    run.edit([("count", 7)])
+    changes = fold_edit(["count"], run.step - 1, fold_changes([record]))
+    return sample.graph, run, changes
+
+
+def test_an_edit_after_a_commit_is_the_last_write_of_its_keys() -> None:
+    graph, run, changes = _edited_loop()
+    record = run.last_commit
+    assert record is not None
+
+    rows = {r.name: r for r in channel_rows(graph, run, changes)}
+
+    assert (rows["count"].writers, rows["count"].last_step) == ((UPDATE_WRITER,), record.step)
+    assert rows["count"].value == 7
+    assert (rows["status"].writers, rows["status"].last_step) == (("attempt",), record.step)
+    assert [name for name, row in rows.items() if row.changed] == ["count"]
+
+
+def test_the_next_commit_writes_over_an_edit() -> None:
+    graph, run, changes = _edited_loop()
+
+    run.advance(one_step=True)  # ``attempt`` runs again on the edited state
+    record = run.last_commit
+    assert record is not None
+    rows = {r.name: r for r in channel_rows(graph, run, fold_changes([record], changes))}
+
+    assert rows["count"].value == 8
+    assert (rows["count"].writers, rows["count"].last_step) == (("attempt",), record.step)
+    assert rows["count"].changed and rows["status"].changed
+
+
+def test_an_edit_snapshot_marks_only_the_keys_the_edit_changed() -> None:
+    sample = load("loop")
+    graph = sample.graph.builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    run = graph.start(sample.EXAMPLE_INPUT, config)
+    run.advance(one_step=True)
+    run.advance(one_step=True)
+    run.edit([("count", 7)])  # saved as an ``update`` snapshot at the commit's step
+    tree = history_tree(graph.get_state_history(config))
+
+    path = [n.snapshot for n in tree.path_to(tree.cursor or "")]
+    rows = {r.name: r for r in snapshot_channel_rows(graph, path[-1], changes_from_history(path))}
+
+    loop, update = ((s.metadata or {}) for s in path[-2:])
+    assert (loop["source"], update["source"]) == ("loop", "update")
+    assert loop["step"] == update["step"]
+    assert rows["count"].writers == (UPDATE_WRITER,)
+    assert rows["status"].writers == ("attempt",)
+    assert [name for name, row in rows.items() if row.changed] == ["count"]

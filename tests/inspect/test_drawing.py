@@ -35,7 +35,7 @@ from sgdebug.inspect.topology import (
 from sgdebug.sample_graphs import SAMPLES, api, load
 
 GOLDEN = Path(__file__).parent / "golden"
-LINE_CHARS = set("─│┄┆╭╮╰╯├┤┬┴┼▼▲●")
+LINE_CHARS = set("─│┄┆╭╮╰╯├┤┬┴┼▼▲●↻")
 DOTTED = set("┄┆")
 
 
@@ -85,6 +85,9 @@ def check_edge(
     for (x1, y1), (x2, y2) in pairwise(cells):
         assert abs(x1 - x2) + abs(y1 - y2) == 1, f"{edge} is broken at {x1},{y1}"
     assert by_name[edge.source].touches(*cells[0]), f"{edge} does not leave its source"
+    if edge.source == edge.target and drawing.mode == "compact":
+        assert len(cells) == 2 and cell(drawing, *cells[-1]) == "↻"
+        return
     if edge.kind == "dynamic":
         assert edge.label_at is not None and edge.label is not None
         stub = Box(*edge.label_at, len(edge.label), 1)
@@ -233,10 +236,10 @@ def test_rag_agent_drawing_matches_its_golden_file() -> None:
     golden("rag_agent", drawing)
 
 
-def test_thirty_nodes_with_loops_fit_100_by_40() -> None:
+def test_thirty_nodes_with_loops_fit_110_by_40() -> None:
     topo = topology(support_desk())
     assert len(topo.nodes) == 32  # thirty nodes, START and END
-    drawing = drawn(topo, 100, 40)
+    drawing = drawn(topo, 110, 40)  # compact boxes keep a cell each side for marks
     assert drawing.mode == "compact"
     golden("support_desk", drawing)
 
@@ -276,6 +279,28 @@ def test_a_self_loop_leaves_by_the_side_and_enters_from_the_top() -> None:
     assert loop.back
     assert loop.cells[0] == (box.x + box.w, box.y + 1)
     assert loop.cells[-1][1] == box.y - 1 and cell(drawing, *loop.cells[-1]) == "▼"
+
+
+def test_a_compact_self_loop_is_a_mark_beside_its_box() -> None:
+    drawing = drawn(topology(load("loop").graph), 22, 12)
+    assert drawing.mode == "compact"
+    loop = edge(drawing, "attempt", "attempt")
+    box = drawing.node("attempt").box
+    assert loop.back
+    assert loop.cells == ((box.x + box.w, box.y), (box.x + box.w + 1, box.y))
+    assert drawing.lines[box.y].strip() == "[ attempt ]┄↻"
+    assert drawing.lines[box.y - 1].strip() == "▼"  # one arrow in: START's
+
+
+def test_compact_boxes_leave_a_space_inside_each_bracket() -> None:
+    drawing = drawn(topology(rag_agent()), 70, 30)
+    assert drawing.mode == "compact"
+    for node in drawing.nodes:
+        text = drawing.lines[node.box.y][node.box.x : node.box.x + node.box.w]
+        if node.label.startswith("?"):
+            continue
+        inner = text.strip("[](){}")
+        assert inner.startswith(" ") and inner.endswith(" "), text
 
 
 def test_the_sources_of_a_join_meet_in_one_dot_before_one_arrow() -> None:

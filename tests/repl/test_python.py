@@ -111,6 +111,43 @@ def test_augmented_assignment_and_several_keys(paused: Session) -> None:
     assert paused.view().values == {"count": 1, "status": "edited"}
 
 
+def test_several_keys_are_one_set_not_an_update(paused: Session) -> None:
+    runner = PythonRunner(paused)
+    history = len(paused.history().value)
+
+    result = runner.run('state.update(count=4, status="edited")')
+
+    assert result.edit is not None and result.edit.ok
+    assert (result.edit.command, result.edit.message) == ("set", "Set count, status.")
+    assert len(paused.history().value) == history + 1
+
+
+def test_the_edit_hands_the_session_the_value_itself(
+    paused: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runner = PythonRunner(paused)
+    runner.run("marker = object()")
+    given: list[tuple[str, Any]] = []
+    real = paused.set_value
+
+    def spy(key: str, value: Any) -> Any:
+        given.append((key, value))
+        return real(key, value)
+
+    def no_text_set(key: str, expr: str) -> Any:
+        raise AssertionError(f"the REPL edit went through the text `set` ({expr!r})")
+
+    monkeypatch.setattr(paused, "set_value", spy)
+    monkeypatch.setattr(paused, "set", no_text_set)
+
+    result = runner.run('state["status"] = marker')
+
+    assert result.edit is not None and result.edit.ok, result.edit
+    assert given == [("status", runner.variables["marker"])]
+    assert given[0][1] is runner.variables["marker"]
+    assert sorted(runner.variables) == ["marker"]  # nothing hidden left behind
+
+
 def test_reading_state_changes_nothing(paused: Session) -> None:
     runner = PythonRunner(paused)
     history = len(paused.history().value)

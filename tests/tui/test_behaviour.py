@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
+import pytest
 from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
-from sgdebug.debugger import COMMANDS
+from sgdebug.debugger import COMMANDS, Session
+from sgdebug.repl.python import PythonRunner
 from sgdebug.runtime import END, START, StateGraph
 from sgdebug.tui.app import DebuggerApp
 from sgdebug.tui.screens.edit_screen import EditScreen
@@ -114,6 +117,37 @@ def test_editing_a_value_changes_the_state_and_adds_a_snapshot() -> None:
         assert cell_texts(app.query_one(ChannelsPane), 0)[-1] == "7"
 
     drive(sample_session("loop"), scenario)
+
+
+@pytest.mark.parametrize("how", ["command line", "repl"])
+def test_after_an_edit_the_last_write_names_the_edit(
+    how: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def repl(session: Session) -> None:  # the user types a state edit at the REPL
+        result = PythonRunner(session).run('state["count"] = 7')
+        assert result.edit is not None and result.edit.ok, result.edit
+
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        monkeypatch.setattr(app, "suspend", contextlib.nullcontext)
+        await press(app, pilot, "s", "s")  # ``attempt`` wrote count and status in step 1
+        table = app.query_one(ChannelsPane)
+        assert cell_texts(table, 0)[:2] == [CHANGED_MARK, "count"]
+        assert cell_texts(table, 0)[4] == "attempt @1"
+        if how == "repl":
+            await press(app, pilot, "exclamation_mark")
+        else:
+            await enter_command(app, pilot, "set count = 7")
+        count, status = cell_texts(table, 0), cell_texts(table, 1)
+        assert [count[0], count[1], count[4], count[-1]] == [
+            CHANGED_MARK,
+            "count",
+            "(update) @1",
+            "7",
+        ]
+        assert [status[0], status[1], status[4]] == [" ", "status", "attempt @1"]
+        assert history_lines(app)[-1].startswith("#3 step 1 update")  # the same word
+
+    drive(sample_session("loop"), scenario, repl=repl)
 
 
 def test_forking_from_the_history_starts_a_branch() -> None:

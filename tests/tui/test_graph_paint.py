@@ -36,6 +36,21 @@ def test_each_mode_marks_status_and_breakpoints(width: int, height: int, mode: s
     assert STATUS_GLYPH["error"] in text and STATUS_GLYPH["ran"] in text
 
 
+def test_compact_boxes_keep_their_brackets_beside_the_marks() -> None:
+    drawing = draw(topology(load("loop").graph), 22, 12)
+    assert drawing.mode == "compact"
+
+    lines = paint(drawing, STATES).plain.splitlines()
+
+    def row(name: str) -> str:
+        return lines[drawing.node(name).box.y].strip()
+
+    assert row("__start__") == "(✓START )"
+    assert row("attempt") == "[»attempt●]┄↻"  # status, breakpoints, the self-loop mark
+    assert row("report") == "[✗report ]"
+    assert row("__end__") == "( END )"  # idle: no mark
+
+
 def test_the_selected_node_is_styled() -> None:
     drawing = draw(topology(load("linear").graph), 40, 40)
     text = paint(drawing, {}, selected="node_1")
