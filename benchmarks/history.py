@@ -17,7 +17,9 @@ Figures (issue 3's goals apply to sgdebug's ``InMemorySaver``; ``SqliteSaver``'s
 against the same goals for information, and ``--check`` ignores them):
 
 * **time per superstep** with history recording: a run of ``--timing-passes`` passes (2,000)
-  on a fresh saver, the garbage collector paused, best of ``--repeats``; supersteps count the
+  on a fresh saver, the garbage collector paused, best of ``--repeats`` (5); the setups take
+  turns, one run each per round, so a slow spell of a shared machine does not fall on one
+  setup only; supersteps count the
   input step and the hidden ``__start__`` step. Goal: LangGraph's time >= 20x sgdebug's.
 * **memory** after the ``--passes`` run (10,000): :mod:`tracemalloc`'s count of the Python
   memory still allocated once the run returned (graph, saver and result alive), minus what
@@ -208,10 +210,11 @@ def time_without_history(passes: int, repeats: int) -> float:
     return best / supersteps(passes) * 1e6
 
 
-def time_per_step(setup: Setup, passes: int, repeats: int, tmp: Path) -> float:
-    """Best microseconds per superstep of a ``passes`` run, each on a fresh saver."""
+def time_per_step(setup: Setup, passes: int, repeats: int, tmp: Path, first: int = 0) -> float:
+    """Best microseconds per superstep of a ``passes`` run, each on a fresh saver (and file:
+    ``first`` numbers the first run's file)."""
     best = float("inf")
-    for i in range(repeats):
+    for i in range(first, first + repeats):
         gc.collect()
         gc.disable()
         try:
@@ -269,13 +272,27 @@ class Options:
     restores: int
 
 
-def measure(setup: Setup, options: Options) -> Figures:
-    """All figures of one setup."""
+def measure(setup: Setup, options: Options, micros: float) -> Figures:
+    """All figures of one setup, given its time per step."""
     with tempfile.TemporaryDirectory(prefix="sgdebug-history-") as tmp:
-        folder = Path(tmp)
-        micros = time_per_step(setup, options.timing_passes, options.repeats, folder)
-        figures = memory_and_restore(setup, options.passes, options.restores, folder)
+        figures = memory_and_restore(setup, options.passes, options.restores, Path(tmp))
     return Figures(micros, figures.memory_bytes, figures.stored_bytes, figures.restore_ms)
+
+
+def timings(options: Options) -> tuple[dict[str, float], float]:
+    """Best microseconds per step of every setup, and of sgdebug without a checkpointer.
+
+    Rounds of one run per setup, so every setup samples the same spells of machine load.
+    """
+    best: dict[str, float] = {setup.name: float("inf") for setup in SETUPS}
+    bare = float("inf")
+    with tempfile.TemporaryDirectory(prefix="sgdebug-history-") as tmp:
+        for round_ in range(options.repeats):
+            for setup in SETUPS:
+                micros = time_per_step(setup, options.timing_passes, 1, Path(tmp), round_)
+                best[setup.name] = min(best[setup.name], micros)
+            bare = min(bare, time_without_history(options.timing_passes, 1))
+    return best, bare
 
 
 # -- report --------------------------------------------------------------------------------
@@ -349,15 +366,18 @@ def report(options: Options) -> bool:
         f"best of {options.restores}",
         flush=True,
     )
+    start = time.perf_counter()
+    micros, bare = timings(options)
+    took = time.perf_counter() - start
+    print(f"timed every setup in {took:.1f} s", file=sys.stderr, flush=True)
     results = []
     for setup in SETUPS:
         start = time.perf_counter()
-        results.append((setup, measure(setup, options)))
+        results.append((setup, measure(setup, options, micros[setup.name])))
         took = time.perf_counter() - start
         print(f"measured {setup.name} in {took:.1f} s", file=sys.stderr, flush=True)
     rows, passed = table(results)
     print_table(rows)
-    bare = time_without_history(options.timing_passes, options.repeats)
     ours = next(f for s, f in results if s.goals).micros_per_step
     print(
         f"sgdebug without a checkpointer: {bare:,.1f} us/step, so recording history with "
@@ -372,14 +392,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="smaller runs, for a smoke run")
     parser.add_argument("--passes", type=int, help="passes of the memory run (10,000)")
     parser.add_argument("--timing-passes", type=int, help="passes of a timing run (2,000)")
-    parser.add_argument("--repeats", type=int, help="timing runs per setup (3)")
+    parser.add_argument("--repeats", type=int, help="timing rounds (5)")
     parser.add_argument("--restores", type=int, default=20, help="restores timed (20)")
     parser.add_argument("--check", action="store_true", help="exit 1 if a goal is missed")
     args = parser.parse_args(argv)
     options = Options(
         passes=args.passes or (2_000 if args.quick else 10_000),
         timing_passes=args.timing_passes or (500 if args.quick else 2_000),
-        repeats=args.repeats or (1 if args.quick else 3),
+        repeats=args.repeats or (1 if args.quick else 5),
         restores=args.restores,
     )
     passed = report(options)
