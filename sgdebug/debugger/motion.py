@@ -341,6 +341,12 @@ def _safe_state(session: SessionCore, run: Run | None) -> Any:
 
 def _describe_mutation(m: Any) -> str:
     nodes = ", ".join(m.nodes) or "a node"
+    if m.written:
+        return (
+            f"note: {m.channel!r} was changed in place during step {m.step} and also written, "
+            f"so its reducer added the write to the changed list (an item may now appear "
+            f"twice); it was given to: {nodes}"
+        )
     return (
         f"note: {m.channel!r} was changed in place (without a write) during step {m.step}; "
         f"it was given to: {nodes}"

@@ -152,12 +152,15 @@ class TaskInfo:
 
 @dataclass(frozen=True, slots=True)
 class Mutation:
-    """A value a node changed in place (without writing it) during a step."""
+    """A value a node changed in place during a step."""
 
     step: int
     channel: str
     nodes: tuple[str, ...]
     """The nodes of that step that were given the value (one of them mutated it)."""
+    written: bool = False
+    """Whether the channel was also written that step (its reducer then added the write to
+    the changed value: the item appears twice)."""
 
 
 @dataclass(frozen=True, slots=True)

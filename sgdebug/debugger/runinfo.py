@@ -81,7 +81,9 @@ def error_info(error: BaseException, *, task: Task | None, step: int, state: Any
 
 def mutation(found: Any) -> Mutation:
     """The session's copy of a runtime in-place-mutation record."""
-    return Mutation(step=found.step, channel=found.channel, nodes=tuple(found.tasks))
+    return Mutation(
+        step=found.step, channel=found.channel, nodes=tuple(found.tasks), written=found.written
+    )
 
 
 def names(tasks: Iterable[Task]) -> tuple[str, ...]:

@@ -52,7 +52,7 @@ class Shadow:
 
 @dataclass(frozen=True, slots=True)
 class Mutation:
-    """A channel whose value changed in place during a step, without a write."""
+    """A channel whose value a node changed in place during a step."""
 
     step: int
     """The superstep in which it happened."""
@@ -60,6 +60,10 @@ class Mutation:
     """The channel whose value was mutated."""
     tasks: tuple[str, ...]
     """The nodes of that step that received the value (one of them did it)."""
+    written: bool = False
+    """Whether the channel was also written in that step: an ``operator.add`` list changed
+    in place and then appended to (``state["log"].append(x); return {"log": [x]}`` stores
+    ``x`` twice). Without a write, the change is all the channel got."""
 
 
 class Persistence:
@@ -73,6 +77,8 @@ class Persistence:
         """Channel → what was last stored for it (for deltas and mutation checks)."""
         self.mutated: set[str] = set()
         """Channels found changed in place since the last save (stored again by it)."""
+        self.intact: set[str] = set()
+        """Appended-to channels whose earlier items this step's check found unchanged."""
         self.mutations: list[Mutation] = []
         self.pending: list[TaskWrites] = []
         """Writes of finished tasks not stored yet: the next save stores them with its
@@ -103,6 +109,7 @@ class Persistence:
             if mutated:
                 self.mutated = set()
             prev_seen = prev.versions_seen
+        intact = self.intact
         encode, shadows, raw = saver.encode, self.shadow, saver.raw_types
         for key in changed:
             channel = channels[key]
@@ -116,8 +123,10 @@ class Persistence:
                     del shadows[key]
                 new_blobs[blob_id] = Blob(value if type(value) in raw else encode(value, key))
             else:
-                new_blobs[blob_id] = self._blob(key, value, blob_id, channel)
+                new_blobs[blob_id] = self._blob(key, value, blob_id, key in intact)
             blob_ids[key] = blob_id
+        if self.intact:
+            self.intact = set()
         seen = {
             k: p if (p := prev_seen.get(k)) == v else dict(v) for k, v in run.versions_seen.items()
         }
@@ -202,13 +211,18 @@ class Persistence:
             self._metadata = (given, copy)
         return copy
 
-    def _blob(self, key: str, value: Any, blob_id: str, channel: BaseChannel) -> Blob:
+    def _blob(self, key: str, value: Any, blob_id: str, intact: bool = False) -> Blob:
+        """The blob of ``value``: an append to the last one stored when it extends it.
+
+        ``intact`` says :meth:`check_mutations` found the value to be the last stored one
+        with this step's writes appended (no need to compare the whole list again).
+        """
         encode = self.saver.encode
         shadow = self.shadow.get(key)
         kind: Literal["list", "str"] | None = (
             "list" if type(value) is list else "str" if type(value) is str else None
         )
-        if shadow is not None and kind is not None and _appended(value, shadow, channel):
+        if shadow is not None and kind is not None and (intact or _extends(value, shadow.value)):
             chain = shadow.chain
             k = len(chain)
             base_id, base_len, base_depth = chain[k & (k - 1)]
@@ -229,20 +243,31 @@ class Persistence:
         return whole
 
     def check_mutations(self, run: Run, tasks: Sequence[Task]) -> None:
-        """Find channels the step changed in place, without writing them; report them."""
+        """Find channels the step changed in place and report them (see :class:`Mutation`)."""
         updated = run.updated or set()
+        channels = run.channels
         for key, shadow in self.shadow.items():
             old = shadow.value
-            if key in updated or not isinstance(old, list | dict | set):
+            if not isinstance(old, list | dict | set):
                 continue
-            channel = run.channels.get(key)
+            channel = channels.get(key)
             if channel is None:
                 continue
-            value = channel.checkpoint()
-            if value is not MISSING and value != old:
-                readers = tuple(t.name for t in tasks if _reads(t, key))
-                self.mutations.append(Mutation(run.step, key, readers))
-                self.mutated.add(key)
+            if key in updated:
+                if not _folded_onto(channel, shadow):
+                    continue  # replaced by its writes: an earlier in-place change is gone
+                # ``old + writes`` was computed from the stored object: if that object no
+                # longer equals what was stored, a node changed it before the commit.
+                if shadow.obj == old:
+                    self.intact.add(key)
+                    continue
+            else:
+                value = channel.checkpoint()
+                if value is MISSING or value == old:
+                    continue
+            readers = tuple(t.name for t in tasks if _reads(t, key))
+            self.mutations.append(Mutation(run.step, key, readers, key in updated))
+            self.mutated.add(key)
 
     def task_done(self, task: Task, *, defer: bool = False) -> None:
         """Record a finished, failed or interrupted task against the current checkpoint.
@@ -372,18 +397,15 @@ def as_langgraph_reads(value: Any) -> Any:
     return value
 
 
-def _appended(value: Any, shadow: Shadow, channel: BaseChannel) -> bool:
-    """Whether ``value`` is the stored value with items (or characters) appended."""
-    if (
+def _folded_onto(channel: BaseChannel, shadow: Shadow) -> bool:
+    """Whether the step's commit built the channel's list as ``stored object + writes``."""
+    return (
         type(channel) is BinaryOperatorAggregate
-        and channel.folded_from is shadow.obj
         and channel.operator is operator.add
-        and type(value) is list
-    ):
-        # The commit folded writes onto the object stored last time: unless a node changed
-        # that object in place, its items are the new value's first ones (no slice needed).
-        return bool(shadow.obj == shadow.value)
-    return _extends(value, shadow.value)
+        and channel.folded_from is shadow.obj
+        and type(shadow.obj) is list
+        and type(channel.value) is list
+    )
 
 
 def _extends(value: Any, old: Any) -> bool:

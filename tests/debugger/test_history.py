@@ -156,6 +156,33 @@ def test_an_in_place_mutation_is_reported_with_the_node() -> None:
     assert ok(session, "show 1").value.values["items"] == ["first"]
 
 
+def duplicating_graph() -> Any:
+    def append_twice(state: Items) -> dict[str, Any]:
+        state["items"].append("new")  # the classic bug: append in place, then return it
+        return {"items": ["new"]}
+
+    builder = StateGraph(Items).add_node(append_twice)
+    builder.add_edge(START, "append_twice")
+    return builder.compile()
+
+
+def test_an_append_in_place_before_a_write_is_reported_as_written() -> None:
+    session = Session(duplicating_graph(), input={"items": ["first"]})
+    ok(session, "restart")
+    ok(session, "step")
+    outcome = ok(session, "step")
+    assert session.view().values["items"] == ["first", "new", "new"]
+    notes = [n for n in outcome.notes if "'items' was changed in place" in n]
+    assert len(notes) == 1 and "also written" in notes[0] and "append_twice" in notes[0]
+    mutations = session.view().mutations
+    assert [(m.channel, m.nodes, m.written) for m in mutations] == [
+        ("items", ("append_twice",), True)
+    ]
+    # Every snapshot holds what the run had: before the step, the list it was given.
+    assert ok(session, "show 1").value.values["items"] == ["first"]
+    assert ok(session, "show 2").value.values["items"] == ["first", "new", "new"]
+
+
 def test_history_needs_a_run() -> None:
     session = session_for("linear")
     assert "no run yet" in refused(session, "history").message
