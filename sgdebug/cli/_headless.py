@@ -57,13 +57,15 @@ def run_script(prepared: Prepared, lines: list[str]) -> int:
 
 
 def _execute(opened: Opened, commands: list[ParsedCommand]) -> int:
-    from sgdebug.debugger import execute
+    from sgdebug.debugger import execute, start_notes
 
     show = _printer()
     outcome = opened.started
     show(None, outcome)
     if not outcome.ok:
         fail(f"cannot start the run: {outcome.message}")
+    for note in start_notes(opened.session.view()):
+        print(note)
     status = outcome.status
     for command in commands:
         outcome = execute(opened.session, command)

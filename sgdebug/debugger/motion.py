@@ -342,10 +342,10 @@ def _safe_state(session: SessionCore, run: Run | None) -> Any:
 def _describe_mutation(m: Any) -> str:
     nodes = ", ".join(m.nodes) or "a node"
     if m.written:
+        who = m.nodes[0] if len(m.nodes) == 1 else f"one of {nodes}"
         return (
-            f"note: {m.channel!r} was changed in place during step {m.step} and also written, "
-            f"so its reducer added the write to the changed list (an item may now appear "
-            f"twice); it was given to: {nodes}"
+            f"note: {who} changed {m.channel!r} in place in step {m.step} and also wrote to "
+            f"it: the reducer added the write to the changed list (an item may appear twice)"
         )
     return (
         f"note: {m.channel!r} was changed in place (without a write) during step {m.step}; "

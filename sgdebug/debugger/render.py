@@ -17,6 +17,7 @@ from sgdebug.debugger.results import (
     HistoryEntry,
     Hit,
     Outcome,
+    SessionView,
     SnapshotDiff,
     Stop,
     TaskInfo,
@@ -33,6 +34,7 @@ __all__ = [
     "format_tasks",
     "format_value",
     "preview",
+    "start_notes",
 ]
 
 _SHORT = reprlib.Repr()
@@ -72,6 +74,16 @@ def describe_hit(hit: Hit) -> str:
     if hit.condition_error:
         text += f" [condition failed: {hit.condition_error}]"
     return text
+
+
+def start_notes(view: SessionView) -> tuple[str, ...]:
+    """What a front end opening on ``view`` should say besides where the run stands."""
+    if view.input == {} and view.thread_id is not None:
+        return (
+            "note: the run started on the empty input {} (no --input was given?); "
+            "`restart {...}` starts it again on another",
+        )
+    return ()
 
 
 def describe_stop(stop: Stop) -> str:

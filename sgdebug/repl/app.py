@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 
 from sgdebug.debugger import Session
-from sgdebug.debugger.render import describe_stop
+from sgdebug.debugger.render import describe_stop, start_notes
 from sgdebug.repl.commands import Dispatcher, is_complete
 from sgdebug.repl.python import PythonRunner
 from sgdebug.repl.render import Printer
@@ -93,6 +93,8 @@ class Repl:
             )
         if view.stop is not None:
             self.printer.plain(describe_stop(view.stop), "bold")
+        for note in start_notes(view):
+            self.printer.plain(note, "yellow")
 
     # -- plain lines -------------------------------------------------------------------
 

@@ -24,7 +24,16 @@ from textual.widget import Widget
 from textual.widgets import Footer
 from textual.worker import Worker
 
-from sgdebug.debugger import Event, Outcome, Planned, Session, Stepped, TaskRan, run_line
+from sgdebug.debugger import (
+    Event,
+    Outcome,
+    Planned,
+    Session,
+    Stepped,
+    TaskRan,
+    run_line,
+    start_notes,
+)
 from sgdebug.inspect.topology import topology
 from sgdebug.tui.actions import ActionsMixin
 from sgdebug.tui.frame import Frame, FrameBuilder, NodeStatus, with_running
@@ -164,10 +173,13 @@ class DebuggerApp(ActionsMixin, App[int]):
         self.query_one(StatusLine).show_view(self.session.view())
         self._apply_layout(self.size.width, self.size.height)
         self.query_one(GraphPane).focus()
-        self.query_one(LogPane).write_note(
+        log = self.query_one(LogPane)
+        log.write_note(
             f"Debugging {self.session.label}: s steps, c continues, b breaks before the "
             "selected node, : takes any command, ? lists every key."
         )
+        for note in start_notes(self.session.view()):
+            log.write_note(note)
         self.run_lines((), echo=False)
 
     def _restyle(self, theme: object) -> None:

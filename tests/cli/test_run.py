@@ -303,3 +303,18 @@ def _steps(session: Path) -> int:
             return int(conn.execute("SELECT COUNT(*) FROM checkpoints").fetchone()[0])
     except sqlite3.Error:
         return 0
+
+
+def test_a_run_without_input_says_it_started_on_an_empty_one(sgdebug: Sgdebug) -> None:
+    result = sgdebug("run", "app:graph", stdin="")
+
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Started: paused before step 0."
+    assert lines[1].startswith("note: the run started on the empty input {}")
+    assert "restart {...}" in lines[1]
+
+
+def test_a_run_with_input_has_no_empty_input_note(sgdebug: Sgdebug) -> None:
+    result = sgdebug("run", "app:graph", "--input", START, stdin="")
+
+    assert "empty input" not in result.stdout

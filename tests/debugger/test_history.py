@@ -8,7 +8,7 @@ from typing import Annotated, Any, TypedDict
 
 import pytest
 
-from sgdebug.debugger import Session, format_outcome
+from sgdebug.debugger import Session, format_outcome, start_notes
 from sgdebug.runtime import START, StateGraph
 from sgdebug.sample_graphs import SAMPLES
 
@@ -172,8 +172,11 @@ def test_an_append_in_place_before_a_write_is_reported_as_written() -> None:
     ok(session, "step")
     outcome = ok(session, "step")
     assert session.view().values["items"] == ["first", "new", "new"]
-    notes = [n for n in outcome.notes if "'items' was changed in place" in n]
-    assert len(notes) == 1 and "also written" in notes[0] and "append_twice" in notes[0]
+    notes = [n for n in outcome.notes if "'items' in place" in n]
+    assert notes == [
+        "note: append_twice changed 'items' in place in step 1 and also wrote to it: the "
+        "reducer added the write to the changed list (an item may appear twice)"
+    ]
     mutations = session.view().mutations
     assert [(m.channel, m.nodes, m.written) for m in mutations] == [
         ("items", ("append_twice",), True)
@@ -187,3 +190,13 @@ def test_history_needs_a_run() -> None:
     session = session_for("linear")
     assert "no run yet" in refused(session, "history").message
     assert "no run yet" in refused(session, "goto 0").message
+
+
+def test_start_notes_name_an_empty_input_only() -> None:
+    empty = Session(mutating_graph(), input={})
+    ok(empty, "restart")
+    assert [n for n in start_notes(empty.view()) if "empty input {}" in n]
+    given = Session(mutating_graph(), input={"items": ["first"]})
+    ok(given, "restart")
+    assert start_notes(given.view()) == ()
+    assert start_notes(Session(mutating_graph()).view()) == ()  # no run yet: nothing to say

@@ -146,3 +146,17 @@ def test_typed_quit_asks_first_like_q() -> None:
 
     app = drive(sample_session("linear"), scenario)
     assert app.session.status == "closed"
+
+
+def test_the_log_says_when_the_run_started_on_an_empty_input() -> None:
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        assert any("empty input {}" in line for line in log_of(app))
+
+    drive(graph_session(ask_graph(), "ask", {}), scenario)
+
+
+def test_the_log_keeps_quiet_about_a_given_input() -> None:
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        assert not any("empty input" in line for line in log_of(app))
+
+    drive(sample_session("linear"), scenario)
