@@ -80,6 +80,8 @@ class Persistence:
         self.intact: set[str] = set()
         """Appended-to channels whose earlier items this step's check found unchanged."""
         self.mutations: list[Mutation] = []
+        self.reported: set[tuple[int, str, bool]] = set()
+        """(step, channel, written) of every mutation reported."""
         self.pending: list[TaskWrites] = []
         """Writes of finished tasks not stored yet: the next save stores them with its
         checkpoint, in one call (see :meth:`task_done`)."""
@@ -242,9 +244,13 @@ class Persistence:
         self.shadow[key] = Shadow(_shadow_copy(value), [(blob_id, _length(value), 0)], value)
         return whole
 
-    def check_mutations(self, run: Run, tasks: Sequence[Task]) -> None:
-        """Find channels the step changed in place and report them (see :class:`Mutation`)."""
-        updated = run.updated or set()
+    def check_mutations(self, run: Run, tasks: Sequence[Task], *, committed: bool = True) -> None:
+        """Find channels the step changed in place and report them (see :class:`Mutation`).
+
+        Called after the step's commit, and (``committed=False``) when a task failed, so a
+        change made by a node before it raised is reported although nothing was written.
+        """
+        updated = (run.updated or set()) if committed else set()
         channels = run.channels
         for key, shadow in self.shadow.items():
             old = shadow.value
@@ -265,9 +271,13 @@ class Persistence:
                 value = channel.checkpoint()
                 if value is MISSING or value == old:
                     continue
+            self.mutated.add(key)
+            found = (run.step, key, key in updated)
+            if found in self.reported:
+                continue
+            self.reported.add(found)
             readers = tuple(t.name for t in tasks if _reads(t, key))
             self.mutations.append(Mutation(run.step, key, readers, key in updated))
-            self.mutated.add(key)
 
     def task_done(self, task: Task, *, defer: bool = False) -> None:
         """Record a finished, failed or interrupted task against the current checkpoint.

@@ -464,6 +464,7 @@ class Run:
         if failed is not None:
             if persist is not None:
                 persist.flush()
+                persist.check_mutations(self, self.tasks, committed=False)
             error = failed.error
             assert error is not None
             if any([bool(h.on_error(self, failed, error)) for h in self.options.hooks]):

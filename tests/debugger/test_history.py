@@ -200,3 +200,34 @@ def test_start_notes_name_an_empty_input_only() -> None:
     ok(given, "restart")
     assert start_notes(given.view()) == ()
     assert start_notes(Session(mutating_graph()).view()) == ()  # no run yet: nothing to say
+
+
+def failing_mutator_graph() -> Any:
+    calls: list[int] = []
+
+    def flaky(state: Items) -> dict[str, Any]:
+        state["items"].append("leaked")  # changed in place, then the node raises
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("first attempt fails")
+        return {"note": "second attempt"}
+
+    builder = StateGraph(Items).add_node(flaky)
+    builder.add_edge(START, "flaky")
+    return builder.compile()
+
+
+def test_a_change_in_place_by_a_node_that_raised_is_reported_at_the_error() -> None:
+    session = Session(failing_mutator_graph(), input={"items": ["first"]})
+    ok(session, "restart")
+    ok(session, "step")
+    outcome = ok(session, "step")
+    assert outcome.status == "error"
+    assert any("'items' was changed in place" in n and "flaky" in n for n in outcome.notes)
+    # Nothing was committed, but the live value holds the change, and the snapshot the
+    # step started from does not.
+    assert session.view().values["items"] == ["first", "leaked"]
+    assert ok(session, "show 1").value.values["items"] == ["first"]
+    retried = ok(session, "retry")
+    assert session.view().values["items"] == ["first", "leaked", "leaked"]
+    assert not any("'items'" in n for n in retried.notes)  # the same change, reported once
