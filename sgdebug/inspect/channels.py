@@ -87,6 +87,9 @@ class ChannelRow:
     """Whether the channel holds no value."""
     changed: bool
     """Whether the last commit changed it."""
+    in_place: tuple[int, tuple[str, ...]] | None = None
+    """(step, nodes) of the latest in-place change of its value found in the run, when
+    that is its latest change (the debugger fills it in from the run's mutation reports)."""
 
 
 def channel_kind(field: BaseChannel | type[ManagedValue] | Any) -> tuple[str, ChannelCategory]:

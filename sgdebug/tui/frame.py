@@ -188,13 +188,25 @@ class FrameBuilder:
         graph = session.compiled_graph
         run = session.run
         if run is not None:
-            return channel_rows(graph, run, self.changes)
+            return _with_in_place(channel_rows(graph, run, self.changes), session.view())
         if not session.started:
             return ()
         shown = session.show()
         if not shown.ok or not isinstance(shown.value, StateSnapshot):
             return ()
         return snapshot_channel_rows(graph, shown.value, self.changes)
+
+
+def _with_in_place(rows: tuple[ChannelRow, ...], view: SessionView) -> tuple[ChannelRow, ...]:
+    """Mark the rows whose latest change was a node changing the value in place."""
+    latest = {m.channel: m for m in view.mutations if m.step <= view.step}
+    out = []
+    for row in rows:
+        found = latest.get(row.name)
+        if found is not None and (row.last_step is None or found.step >= row.last_step):
+            row = replace(row, in_place=(found.step, found.nodes))
+        out.append(row)
+    return tuple(out)
 
 
 def _layout(entries: Sequence[HistoryEntry], cursor: str | None) -> HistoryTree:

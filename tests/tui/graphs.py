@@ -95,3 +95,30 @@ def snapshot_flaky_graph() -> CompiledStateGraph:
     builder.add_edge(START, "divide")
     builder.add_edge("divide", END)
     return builder.compile()
+
+
+class ItemsState(TypedDict):
+    """A log of items and a plain note."""
+
+    items: Annotated[list[str], operator.add]
+    note: str
+
+
+def append_twice(state: ItemsState) -> dict[str, Any]:
+    """The classic bug: appends to the list it was given, then returns the item too."""
+    state["items"].append("new")
+    return {"items": ["new"]}
+
+
+def noted(state: ItemsState) -> dict[str, Any]:
+    """A well-behaved node."""
+    return {"note": "done"}
+
+
+def duplicating_graph() -> CompiledStateGraph:
+    """START -> append_twice -> noted -> END."""
+    builder = StateGraph(ItemsState)
+    builder.add_node("append_twice", append_twice).add_node("noted", noted)
+    builder.add_edge(START, "append_twice").add_edge("append_twice", "noted")
+    builder.add_edge("noted", END)
+    return builder.compile()

@@ -17,7 +17,7 @@ from sgdebug.runtime import END, START, StateGraph
 from sgdebug.tui.app import DebuggerApp
 from sgdebug.tui.screens.edit_screen import EditScreen
 from sgdebug.tui.screens.node_screen import NodeScreen
-from sgdebug.tui.widgets.channels_pane import CHANGED_MARK, ChannelsPane
+from sgdebug.tui.widgets.channels_pane import CHANGED_MARK, IN_PLACE_MARK, ChannelsPane
 from sgdebug.tui.widgets.command_line import CommandLine
 from sgdebug.tui.widgets.diff_pane import DiffPane
 from sgdebug.tui.widgets.graph_pane import GraphPane
@@ -27,7 +27,7 @@ from sgdebug.tui.widgets.log_pane import LogPane
 from sgdebug.tui.widgets.too_small import TooSmall
 from sgdebug.tui.widgets.traceback_pane import TracebackPane
 
-from .graphs import flaky_graph
+from .graphs import duplicating_graph, flaky_graph
 from .harness import (
     SMALL,
     drive,
@@ -47,6 +47,10 @@ def cell_texts(table: ChannelsPane, row: int) -> list[str]:
 
 def diff_text(app: DebuggerApp) -> str:
     return str(app.query_one(DiffPane).query_one("Static").render())
+
+
+def log_of(app: DebuggerApp) -> list[str]:
+    return app.query_one(LogPane).lines_written
 
 
 def history_lines(app: DebuggerApp) -> list[str]:
@@ -148,6 +152,25 @@ def test_after_an_edit_the_last_write_names_the_edit(
         assert history_lines(app)[-1].startswith("#3 step 1 update")  # the same word
 
     drive(sample_session("loop"), scenario, repl=repl)
+
+
+def test_a_value_changed_in_place_is_marked_in_the_channel_table() -> None:
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        table = app.query_one(ChannelsPane)
+        await press(app, pilot, "s", "s")  # __start__, then append_twice
+        items = cell_texts(table, 0)
+        assert [items[0], items[1], items[4], items[-1]] == [
+            IN_PLACE_MARK,
+            "items",
+            "in place: append_twice @1",
+            "['first', 'new', 'new']",
+        ]
+        assert any("changed 'items' in place" in line for line in log_of(app))
+        await press(app, pilot, "s")  # noted writes only the note: the mark stays
+        assert cell_texts(table, 0)[0] == IN_PLACE_MARK
+        assert cell_texts(table, 1)[:2] == [CHANGED_MARK, "note"]
+
+    drive(graph_session(duplicating_graph(), "dup", {"items": ["first"]}), scenario)
 
 
 def test_forking_from_the_history_starts_a_branch() -> None:

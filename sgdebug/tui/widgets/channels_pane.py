@@ -12,10 +12,12 @@ from textual.widgets import DataTable
 
 from sgdebug.inspect import ChannelRow
 
-__all__ = ["CHANGED_MARK", "ChannelsPane"]
+__all__ = ["CHANGED_MARK", "IN_PLACE_MARK", "ChannelsPane"]
 
 CHANGED_MARK = "✱"
 """Marks a row the last superstep (or edit) changed, besides its colour."""
+IN_PLACE_MARK = "!"
+"""Marks a row whose latest change was a node changing the value in place."""
 _HEADERS = ("channel", "kind", "ver", "last write")
 _DROP_ORDER = ("kind", "ver", "last write")
 """Columns that give way, in order, when the pane is too narrow for the value."""
@@ -27,7 +29,11 @@ _PADDING = 2
 class ChannelsPane(DataTable[Text]):
     """Channel, kind or reducer, version, last writer and a preview of the value."""
 
-    COMPONENT_CLASSES = {"channels-pane--changed", "channels-pane--empty"}
+    COMPONENT_CLASSES = {
+        "channels-pane--changed",
+        "channels-pane--empty",
+        "channels-pane--in-place",
+    }
 
     class ChannelHighlighted(Message):
         """The cursor moved to channel ``name``."""
@@ -61,8 +67,9 @@ class ChannelsPane(DataTable[Text]):
         self.rows_shown = tuple(rows)
         changed = self.get_component_rich_style("channels-pane--changed")
         empty = self.get_component_rich_style("channels-pane--empty")
+        warn = self.get_component_rich_style("channels-pane--in-place")
         cells = [
-            self._cells(row, changed if row.changed else (empty if row.empty else Style()))
+            self._cells(row, changed if row.changed else (empty if row.empty else Style()), warn)
             for row in rows
         ]
         columns = {
@@ -89,15 +96,21 @@ class ChannelsPane(DataTable[Text]):
             if keep in names:
                 self.move_cursor(row=names.index(keep), animate=False)
 
-    def _cells(self, row: ChannelRow, style: Style) -> dict[str, Text]:
+    def _cells(self, row: ChannelRow, style: Style, warn: Style) -> dict[str, Text]:
         writer = ", ".join(row.writers) if row.writers else ""
         when = f"{writer} @{row.last_step}" if row.last_step is not None else writer
+        mark = Text(CHANGED_MARK if row.changed else " ", style=style)
+        last = Text(when, style=style)
+        if row.in_place is not None:
+            step, nodes = row.in_place
+            mark = Text(IN_PLACE_MARK, style=warn)
+            last = Text(f"in place: {', '.join(nodes) or '?'} @{step}", style=warn)
         return {
-            "mark": Text(CHANGED_MARK if row.changed else " ", style=style),
+            "mark": mark,
             "channel": Text(row.name, style=style),
             "kind": Text(row.kind, style=style),
             "ver": Text("" if row.version is None else str(row.version), style=style),
-            "last write": Text(when, style=style),
+            "last write": last,
             "value": Text(row.preview, style=style, no_wrap=True),
         }
 
