@@ -91,14 +91,14 @@ class Printer:
         if outcome.message and outcome.command != "show":  # ``show`` titles its snapshot
             kind = outcome.stop.kind if outcome.stop is not None else ""
             self.plain(outcome.message, _STOP_STYLE.get(kind, "bold" if body is None else ""))
-        error = outcome.stop.error if outcome.stop is not None else None
-        if error is not None and error.traceback:
-            self.plain(error.traceback.rstrip(), "red")
         if body is not None:
             self.show(body)
         changes = views.changes_view(self.session, outcome.commits)
-        if changes is not None:
+        if changes is not None:  # what ran before the stop, then why it stopped
             self.show(changes)
+        error = outcome.stop.error if outcome.stop is not None else None
+        if error is not None and error.traceback:
+            self.plain(error.traceback.rstrip(), "red")
         self._pending(outcome)
         self._notes(outcome.notes)
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any, TypedDict
 
 import pytest
 
-from sgdebug.debugger import Session, format_outcome, run_line
+from sgdebug.debugger import Session, Target, format_outcome, run_line
 from sgdebug.repl.commands import Dispatcher
 from sgdebug.repl.python import PythonRunner
 from sgdebug.repl.render import Printer
+from sgdebug.runtime import START, StateGraph
 
 SessionFactory = Callable[..., Session]
 RED, GREEN = "\x1b[31m", "\x1b[32m"
@@ -130,3 +132,27 @@ def test_plain_output_is_what_sgdebug_run_prints(loop: Session, screen: object) 
     assert file.getvalue() == "\n".join(expected) + "\n"
     assert "\x1b[" not in file.getvalue()
     assert printer.rich is False
+
+
+class Counter(TypedDict):
+    n: int
+
+
+def ok(state: Counter) -> dict[str, Any]:
+    return {"n": state["n"] + 1}
+
+
+def boom(state: Counter) -> dict[str, Any]:
+    raise ValueError("boom")
+
+
+def test_an_error_shows_what_ran_before_its_traceback() -> None:
+    builder = StateGraph(Counter).add_node("ok", ok).add_node("boom", boom)
+    builder.add_edge(START, "ok").add_edge("ok", "boom")
+    session = Session(Target(builder.compile(), {}, "boom"), input={"n": 0})
+    session.restart()
+
+    text = plain(Terminal(session).run("continue"))
+
+    assert text.index("Node 'boom' raised ValueError: boom") < text.index("ran ok")
+    assert text.index("ran ok") < text.index("Traceback (most recent call last)")
