@@ -324,7 +324,13 @@ class MotionVerbs(SessionCore):
         self.status = status
         self.retry_step = view.step if status == "error" else None
         self.stop = Stop(kind, view.step, error=error, interrupts=view.interrupts)
-        message = f"At snapshot {self._snapshot_index()} (step {view.step}): the run is {status}."
+        # The history lists a snapshot under the step that recorded it; the run goes on with
+        # the next one.
+        before = f" before step {view.step}" if status == "paused" else ""
+        message = (
+            f"At snapshot {self._snapshot_index()} (recorded at step {view.step - 1}): "
+            f"the run is {status}{before}."
+        )
         return self._publish(Outcome(command, True, status, message, self.stop))
 
 

@@ -190,7 +190,8 @@ def test_a_session_file_reopens_where_it_stopped(sgdebug: Sgdebug) -> None:
     assert first.returncode == 0, first.stderr
     assert second.returncode == 0, second.stderr
     out = second.stdout
-    assert out.splitlines()[0].startswith("At snapshot 1 (step 1)")
+    reopened = "At snapshot 1 (recorded at step 0): the run is paused before step 1."
+    assert out.splitlines()[0] == reopened
     assert "1    yes      0     after second if state['count'] > 10" in out
     assert "  count = 1\n" in out  # the state where the first process stopped
     assert "breakpoint 1 (after second if state['count'] > 10)" in out
