@@ -17,7 +17,15 @@ from rich.text import Text
 from sgdebug.inspect import Drawing, DrawnNode
 from sgdebug.tui.frame import NodeState, NodeStatus
 
-__all__ = ["BREAK_GLYPH", "LEGEND", "STATUS_GLYPH", "STATUS_WORD", "Palette", "paint"]
+__all__ = [
+    "BREAK_GLYPH",
+    "LEGEND",
+    "STATUS_GLYPH",
+    "STATUS_WORD",
+    "Palette",
+    "edge_legend",
+    "paint",
+]
 
 STATUS_GLYPH: Mapping[NodeStatus, str] = {
     "pending": "»",
@@ -39,6 +47,8 @@ STATUS_WORD: Mapping[NodeStatus, str] = {
 }
 BREAK_GLYPH = "●"
 LEGEND = "» next ▶ run ✓ ran\n✗ error ● break ■ end"
+_EDGE_MARKS = (("┄", "┄ branch"), ("▲", "▲ back"), ("↻", "↻ self"))
+"""Edge marks worth a word, and the word, when a drawing uses them."""
 _LIST_GUTTER = 3
 _BORDER = frozenset("─═╌━┄╭╮╰╯┌┐└┘╔╗╚╝")
 _BRACKETS = frozenset("[](){}")
@@ -135,3 +145,11 @@ def _put(grid: list[list[str]], x: int, y: int, glyph: str | None, allowed: froz
         return False
     grid[y][x] = glyph
     return True
+
+
+def edge_legend(drawing: Drawing) -> str:
+    """The edge marks ``drawing`` uses that need explaining, on one line ('' if none)."""
+    if drawing.mode == "list":
+        return ""
+    text = drawing.text
+    return " ".join(word for mark, word in _EDGE_MARKS if mark in text)

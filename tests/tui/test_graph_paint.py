@@ -8,7 +8,7 @@ from sgdebug.inspect import draw
 from sgdebug.inspect.topology import topology
 from sgdebug.sample_graphs import load
 from sgdebug.tui.frame import NodeState
-from sgdebug.tui.graph_paint import BREAK_GLYPH, STATUS_GLYPH, paint
+from sgdebug.tui.graph_paint import BREAK_GLYPH, STATUS_GLYPH, edge_legend, paint
 from sgdebug.tui.layout import layout_for, next_pane
 
 STATES = {
@@ -73,3 +73,19 @@ def test_tab_order_wraps_around() -> None:
     assert next_pane("log", 1) == "graph"
     assert next_pane("graph", -1) == "log"
     assert next_pane("traceback", 1) == "log"
+
+
+@pytest.mark.parametrize(
+    ("sample", "width", "height", "expected"),
+    [
+        ("linear", 40, 30, ""),  # plain edges need no words
+        ("loop", 28, 30, "┄ branch"),  # boxes: the loop is a dotted edge
+        ("loop", 22, 12, "┄ branch ↻ self"),  # one-row boxes: the loop is a mark
+        ("loop", 8, 3, ""),  # a list: no edges drawn
+    ],
+)
+def test_the_edge_legend_names_the_marks_the_drawing_uses(
+    sample: str, width: int, height: int, expected: str
+) -> None:
+    drawing = draw(topology(load(sample).graph), width=width, height=height)
+    assert edge_legend(drawing) == expected

@@ -16,13 +16,14 @@ from textual.widgets import Static
 from sgdebug.inspect import Drawing, DrawnNode, draw
 from sgdebug.inspect.topology import Topology
 from sgdebug.tui.frame import END_NODE, START_NODE, NodeState, NodeStatus
-from sgdebug.tui.graph_paint import LEGEND, STATUS_WORD, Palette, paint
+from sgdebug.tui.graph_paint import LEGEND, STATUS_WORD, Palette, edge_legend, paint
 
 __all__ = ["GraphPane"]
 
 _STATUSES: tuple[NodeStatus, ...] = ("pending", "running", "done", "ran", "error", "finished")
 _FOOTER_ROWS = 4
-"""Rows under the drawing: the selected node's line and the legend."""
+"""Rows under the drawing: the selected node's line and the legend (two rows of node
+marks, one of the edge marks the drawing uses)."""
 
 
 class GraphPane(VerticalScroll, can_focus=True):
@@ -117,6 +118,9 @@ class GraphPane(VerticalScroll, can_focus=True):
                 text.append(f" · ● {' & '.join(marks)}")
             text.append("\n")
         text.append(LEGEND, style="dim")
+        edges = edge_legend(self.drawing) if self.drawing is not None else ""
+        if edges:
+            text.append(f"\n{edges}", style="dim")
         return text
 
     # -- selection -------------------------------------------------------------------------
