@@ -120,7 +120,7 @@ _SPECS: list[CommandSpec] = [
         "pending interrupts give a dict by interrupt id: resume {'<id>': value}. Without "
         "EXPR each pending interrupt gets None.",
         lambda s, a: s.resume(a.get("value")),
-        (Arg("value", "expr", optional=True),), (), None,
+        (Arg("value", "expr", optional=True),), (), "a",
     ),
     CommandSpec(
         "restart", "Start a new run (with INPUT, else the last input).",

@@ -126,6 +126,8 @@ class ActionsMixin(_Base):
             self._toggle_break("after" if binding_id == "break_after" else "before")
         elif name == "set":
             self.edit_selected()
+        elif name == "resume":
+            self.type_command("resume ")
         elif item.needs == "node" and self.selected_node:
             self.run_lines([f"{name} {self.selected_node}"])
         elif item.needs == "channel" and self.query_one(ChannelsPane).selected:
@@ -278,6 +280,13 @@ class ActionsMixin(_Base):
     def on_command_line_completed(self, message: CommandLine.Completed) -> None:
         self.query_one(LogPane).write_note("  ".join(message.candidates))
 
+    def type_command(self, text: str) -> None:
+        """Open the command line with ``text`` typed, for the user to finish."""
+        line = self.query_one(CommandLine)
+        self.action_command_line()
+        line.value = text
+        line.cursor_position = len(text)
+
     def _give_focus_back(self) -> None:
         target = self._return_focus
         self._return_focus = None
@@ -294,10 +303,7 @@ class ActionsMixin(_Base):
 
         spec = lookup(name)
         if any(not arg.optional for arg in spec.args):
-            line = self.query_one(CommandLine)
-            self.action_command_line()
-            line.value = f"{name} "
-            line.cursor_position = len(line.value)
+            self.type_command(f"{name} ")
         elif name == "help":
             self.push_screen(HelpScreen(self.keys_help()))
         elif name == "quit":

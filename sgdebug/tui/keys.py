@@ -51,18 +51,20 @@ class KeyCommand:
 
 
 _LABELS: Final[dict[str, str]] = {
+    "resume": "Answer",
     "continue": "Continue",
     "retry": "Retry",
     "restart": "Restart",
     "break": "Break",
     "history": "History",
 }
-_FOOTER: Final = frozenset({"step", "task", "continue", "break", "help", "quit", "retry"})
+_FOOTER: Final = frozenset({"step", "task", "continue", "break", "help", "quit", "retry", "resume"})
 _NEEDS: Final[dict[str, Needs]] = {"until": "node", "break": "node", "watch": "channel"}
 _HELP: Final[dict[str, str]] = {
     "step": "Run one superstep (`step N` on the command line runs N)",
     "task": "Run one pending task of this superstep (the first one)",
     "restart": "Start a new run with the same input (`restart INPUT` for another)",
+    "resume": "Answer the pending interrupt() (starts `resume ANSWER` on the command line)",
     "until": "Run until the selected node is about to run",
     "break": "Toggle a breakpoint before the selected node",
     "watch": "Watch the selected channel (break when a step changes it)",

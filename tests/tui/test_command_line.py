@@ -131,6 +131,23 @@ def test_resume_answers_an_interrupt() -> None:
     drive(graph_session(ask_graph(), "ask", {"answer": ""}), scenario)
 
 
+def test_a_answers_an_interrupt_from_the_command_line() -> None:
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        await press(app, pilot, "a")  # nothing to answer yet: the key does nothing
+        assert not app.query_one(CommandLine).has_focus
+        await press(app, pilot, "c")
+        assert status_of(app) == "interrupted"
+        await press(app, pilot, "a")
+        line = app.query_one(CommandLine)
+        assert line.has_focus and line.value == "resume "
+        line.value += "'Ada'"
+        await press(app, pilot, "enter")
+        assert status_of(app) == "done"
+        assert app.frame is not None and app.frame.view.values["answer"] == "Ada"
+
+    drive(graph_session(ask_graph(), "ask", {"answer": ""}), scenario)
+
+
 def test_help_lists_the_commands_in_the_log() -> None:
     async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
         await enter_command(app, pilot, "help step")
