@@ -361,3 +361,13 @@ def test_escape_leaves_the_editor_without_changing_anything() -> None:
         assert app.frame is not None and app.frame.view.values["count"] == 0
 
     drive(sample_session("loop"), scenario)
+
+
+def test_a_long_value_is_summarised_for_the_room_in_the_table() -> None:
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        await press(app, pilot, "c")
+        value = cell_texts(app.query_one(ChannelsPane), 0)[-1]
+        assert value.startswith("[human:") and value.endswith("more]")
+        assert "… …" not in value  # summarised, not cut after the summary
+
+    drive(sample_session("chatbot"), scenario)

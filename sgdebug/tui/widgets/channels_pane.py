@@ -11,6 +11,8 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from sgdebug.inspect import ChannelRow
+from sgdebug.inspect.preview import preview
+from sgdebug.runtime.channels import MISSING
 
 __all__ = ["CHANGED_MARK", "IN_PLACE_MARK", "ChannelsPane"]
 
@@ -89,6 +91,9 @@ class ChannelsPane(DataTable[Text]):
             self.add_column("value", width=value_width)
             for row, row_cells in zip(rows, cells, strict=True):
                 value = row_cells["value"]
+                if value.cell_len > value_width and row.value is not MISSING:
+                    # Summarise again for the room there is ("… 5 more]"), not cut the text.
+                    value = Text(preview(row.value, value_width), style=value.style, no_wrap=True)
                 value.truncate(value_width, overflow="ellipsis")
                 shown = [row_cells[h] for h in columns]
                 self.add_row(row_cells["mark"], *shown, value, key=row.name)
