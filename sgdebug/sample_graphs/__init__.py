@@ -25,7 +25,9 @@ from typing import Any, TypedDict
 from sgdebug.sample_graphs._engines import ENGINES, Engine, EngineAPI, api
 
 __all__ = [
+    "ASKS_A_HUMAN",
     "ENGINES",
+    "RUNS_ALONE",
     "SAMPLES",
     "Engine",
     "EngineAPI",
@@ -46,9 +48,15 @@ SAMPLES: Mapping[str, str] = MappingProxyType(
         "map_reduce": "sgdebug.sample_graphs.map_reduce",
         "loop": "sgdebug.sample_graphs.loop",
         "chatbot": "sgdebug.sample_graphs.chatbot",
+        "approval": "sgdebug.sample_graphs.approval",
     }
 )
 """Sample name -> module path, in the order a tour of the debugger would show them."""
+
+ASKS_A_HUMAN: frozenset[str] = frozenset({"approval"})
+"""Samples whose example run stops at ``interrupt()`` until someone answers (``resume``)."""
+RUNS_ALONE: tuple[str, ...] = tuple(name for name in SAMPLES if name not in ASKS_A_HUMAN)
+"""Samples whose example input runs to the end with no answer needed."""
 
 
 def load(name: str) -> ModuleType:

@@ -47,8 +47,8 @@ STATUS_WORD: Mapping[NodeStatus, str] = {
 }
 BREAK_GLYPH = "●"
 LEGEND = "» next ▶ run ✓ ran\n✗ error ● break ■ end"
-_EDGE_MARKS = (("┄", "┄ branch"), ("▲", "▲ back"), ("↻", "↻ self"))
-"""Edge marks worth a word, and the word, when a drawing uses them."""
+_EDGE_MARKS = (("┄┆", "┄ branch"), ("▲", "▲ back"), ("↻", "↻ self"))
+"""Edge marks worth a word (any of the glyphs), and the word, when a drawing uses them."""
 _LIST_GUTTER = 3
 _BORDER = frozenset("─═╌━┄╭╮╰╯┌┐└┘╔╗╚╝")
 _BRACKETS = frozenset("[](){}")
@@ -152,4 +152,4 @@ def edge_legend(drawing: Drawing) -> str:
     if drawing.mode == "list":
         return ""
     text = drawing.text
-    return " ".join(word for mark, word in _EDGE_MARKS if mark in text)
+    return " ".join(word for marks, word in _EDGE_MARKS if any(m in text for m in marks))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sgdebug.sample_graphs import SAMPLES, load
+from sgdebug.sample_graphs import RUNS_ALONE, SAMPLES, load
 
 Sgdebug = Callable[..., subprocess.CompletedProcess[str]]
 Write = Callable[[str, str], Path]
@@ -167,7 +167,7 @@ def test_rich_styles_the_output_on_a_terminal(sgdebug: Sgdebug, project: Path) -
     assert "\x1b[" in result.stdout
 
 
-@pytest.mark.parametrize("sample", list(SAMPLES))
+@pytest.mark.parametrize("sample", RUNS_ALONE)
 def test_every_sample_runs_to_the_end(sgdebug: Sgdebug, sample: str) -> None:
     given = json.dumps(load(sample).EXAMPLE_INPUT)
 

@@ -9,7 +9,7 @@ import pytest
 from sgdebug.debugger import Breakpoint, BreakpointError, Session
 from sgdebug.debugger.breakpoints import BreakpointTable
 from sgdebug.runtime.channels import MISSING
-from sgdebug.sample_graphs import SAMPLES
+from sgdebug.sample_graphs import RUNS_ALONE
 
 from .helpers import ok, refused, sample_session
 
@@ -44,7 +44,7 @@ def final_values(name: str) -> Any:
     return session.state().value
 
 
-@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("name", RUNS_ALONE)
 def test_break_before_stops_before_the_whole_superstep(name: str) -> None:
     session = session_for(name)
     node = NODE[name]
@@ -64,7 +64,7 @@ def test_break_before_stops_before_the_whole_superstep(name: str) -> None:
     assert session.state().value == final_values(name)
 
 
-@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("name", RUNS_ALONE)
 def test_break_after_stops_once_the_superstep_committed(name: str) -> None:
     session = session_for(name)
     node = NODE[name]
@@ -83,7 +83,7 @@ def test_break_after_stops_once_the_superstep_committed(name: str) -> None:
     assert node in history[-1].ran
 
 
-@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("name", RUNS_ALONE)
 def test_watch_stops_after_a_step_that_changed_the_channel_as_asked(name: str) -> None:
     channel, condition = WATCH[name]
     session = session_for(name)

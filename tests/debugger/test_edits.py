@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from sgdebug.debugger import Session, available
 from sgdebug.runtime import START, StateGraph
-from sgdebug.sample_graphs import SAMPLES
+from sgdebug.sample_graphs import RUNS_ALONE
 
 from .helpers import ok, refused
 from .helpers import sample_session as session_for
@@ -44,7 +44,7 @@ EDITS: dict[str, tuple[str, str, tuple[str, Any]]] = {
 }
 
 
-@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("name", RUNS_ALONE)
 def test_an_edit_changes_the_rest_of_the_run_on_every_sample(name: str) -> None:
     position, edit, (key, expected) = EDITS[name]
     session = session_for(name)

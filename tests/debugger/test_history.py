@@ -10,7 +10,7 @@ import pytest
 
 from sgdebug.debugger import Session, format_outcome, start_notes
 from sgdebug.runtime import START, StateGraph
-from sgdebug.sample_graphs import SAMPLES
+from sgdebug.sample_graphs import RUNS_ALONE
 
 from .helpers import ok, refused
 from .helpers import sample_session as session_for
@@ -69,7 +69,7 @@ def test_diff_compares_two_snapshots_key_by_key() -> None:
     assert "no snapshot 9" in refused(session, "diff 9").message
 
 
-@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("name", RUNS_ALONE)
 def test_goto_then_continue_forks_a_new_branch_and_keeps_the_old(name: str) -> None:
     session = finished(name)
     final = session.state().value

@@ -25,7 +25,7 @@ from sgdebug.debugger import (
 )
 from sgdebug.runtime import START, StateGraph, interrupt
 from sgdebug.runtime.checkpoint import InMemorySaver, SqliteSaver
-from sgdebug.sample_graphs import SAMPLES, load
+from sgdebug.sample_graphs import RUNS_ALONE, load
 
 from .helpers import ok, refused
 
@@ -74,7 +74,7 @@ def expected_run(name: str) -> tuple[Any, int]:
 # -- every sample graph -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("name", RUNS_ALONE)
 def test_continue_runs_every_sample_to_the_same_end_as_the_runtime(name: str) -> None:
     session = session_for(name)
     start = ok(session, "restart")
@@ -88,7 +88,7 @@ def test_continue_runs_every_sample_to_the_same_end_as_the_runtime(name: str) ->
     refused(session, "step")
 
 
-@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("name", RUNS_ALONE)
 def test_step_commits_exactly_one_superstep_each_time(name: str) -> None:
     session = session_for(name)
     ok(session, "restart")
@@ -104,7 +104,7 @@ def test_step_commits_exactly_one_superstep_each_time(name: str) -> None:
     assert session.state().value == values
 
 
-@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("name", RUNS_ALONE)
 def test_step_n_runs_n_supersteps(name: str) -> None:
     session = session_for(name)
     ok(session, "restart")
@@ -113,7 +113,7 @@ def test_step_n_runs_n_supersteps(name: str) -> None:
     assert session.view().step == 2
 
 
-@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("name", RUNS_ALONE)
 def test_task_runs_one_task_and_the_step_commits_after_the_last(name: str) -> None:
     session = session_for(name)
     ok(session, "restart")
@@ -138,7 +138,7 @@ def test_task_runs_one_task_and_the_step_commits_after_the_last(name: str) -> No
         assert split_steps > 0
 
 
-@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("name", RUNS_ALONE)
 def test_until_stops_before_the_step_that_runs_the_node(name: str) -> None:
     session = session_for(name)
     ok(session, "restart")

@@ -22,7 +22,7 @@ from sgdebug.runtime import BaseHook, CommitRecord, Run
 from sgdebug.runtime.channels import MISSING
 from sgdebug.runtime.checkpoint import InMemorySaver
 from sgdebug.runtime.managed import RemainingStepsManager
-from sgdebug.sample_graphs import SAMPLES, load
+from sgdebug.sample_graphs import RUNS_ALONE, load
 
 
 class _Collect(BaseHook):
@@ -46,7 +46,7 @@ def _run(name: str) -> tuple[Any, Run, _Collect]:
     return sample.graph, run, hook
 
 
-@pytest.mark.parametrize("name", list(SAMPLES))
+@pytest.mark.parametrize("name", RUNS_ALONE)
 def test_rows_follow_the_schema_and_the_run(name: str) -> None:
     graph, run, hook = _run(name)
 
@@ -62,7 +62,7 @@ def test_rows_follow_the_schema_and_the_run(name: str) -> None:
         assert len(row.preview) <= 80
 
 
-@pytest.mark.parametrize("name", list(SAMPLES))
+@pytest.mark.parametrize("name", RUNS_ALONE)
 def test_changed_flags_match_each_commit(name: str) -> None:
     graph, _, hook = _run(name)
 
@@ -138,7 +138,7 @@ def test_internal_channels_are_listed_last_when_asked() -> None:
     assert "join:b_2+c:d" in internal
 
 
-@pytest.mark.parametrize("name", list(SAMPLES))
+@pytest.mark.parametrize("name", RUNS_ALONE)
 def test_snapshot_rows_from_history_agree_with_the_live_run(name: str) -> None:
     sample = load(name)
     graph = sample.graph.builder.compile(checkpointer=InMemorySaver())

@@ -29,7 +29,7 @@ from sgdebug.inspect.step_diff import StepDiff, reducer_diff, snapshot_diff
 from sgdebug.runtime import BaseHook, CommitRecord, Run
 from sgdebug.runtime.channels import MISSING
 from sgdebug.runtime.checkpoint import InMemorySaver
-from sgdebug.sample_graphs import SAMPLES, load
+from sgdebug.sample_graphs import RUNS_ALONE, load
 
 
 @dataclasses.dataclass(frozen=True)
@@ -295,7 +295,7 @@ def _run(name: str) -> tuple[Any, list[CommitRecord]]:
     return sample.graph, hook.records
 
 
-@pytest.mark.parametrize("name", list(SAMPLES))
+@pytest.mark.parametrize("name", RUNS_ALONE)
 def test_reducer_diff_explains_every_commit_of_every_sample(name: str) -> None:
     graph, records = _run(name)
 
@@ -376,7 +376,7 @@ def _history(name: str) -> Sequence[Any]:
     return list(graph.get_state_history(config))
 
 
-@pytest.mark.parametrize("name", list(SAMPLES))
+@pytest.mark.parametrize("name", RUNS_ALONE)
 def test_snapshot_diff_between_any_two_snapshots(name: str) -> None:
     history = _history(name)
     newest, oldest = history[0], history[-1]

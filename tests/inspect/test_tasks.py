@@ -11,7 +11,7 @@ from sgdebug.inspect.preview import preview
 from sgdebug.inspect.tasks import TaskRow, snapshot_task_rows, task_rows
 from sgdebug.runtime import START, BaseHook, Run, StateGraph, Task, interrupt
 from sgdebug.runtime.checkpoint import InMemorySaver
-from sgdebug.sample_graphs import SAMPLES, load
+from sgdebug.sample_graphs import RUNS_ALONE, load
 
 
 class S(TypedDict):
@@ -43,7 +43,7 @@ def _run(name: str, before: frozenset[str] = frozenset()) -> _Plans:
     return hook
 
 
-@pytest.mark.parametrize("name", list(SAMPLES))
+@pytest.mark.parametrize("name", RUNS_ALONE)
 def test_rows_describe_every_planned_task(name: str) -> None:
     hook = _run(name)
 

@@ -87,6 +87,8 @@ def comparable(value: Any) -> Any:
         return type(value)(comparable(item) for item in value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        if type(value).__name__ == "Interrupt":
+            del fields["id"]  # made from each engine's own task ids
         return (type(value).__name__, comparable(fields))
     return value
 
@@ -255,6 +257,31 @@ def test_chatbot_without_a_request_answers_with_help() -> None:
     result = graph.invoke({"messages": [{"role": "user", "content": "hi", "id": "u"}]})
     assert [message.type for message in result["messages"]] == ["human", "ai"]
     assert "weather" in result["messages"][-1].content
+
+
+@pytest.mark.parametrize("engine", ENGINE_PARAMS)
+def test_approval_asks_until_the_reviewer_says_yes(engine: Engine) -> None:
+    lg = sample_graphs.api(engine)
+    graph = build("approval", engine).compile(checkpointer=lg.InMemorySaver())
+    config = {"configurable": {"thread_id": "review"}}
+    first = graph.invoke(load("approval").EXAMPLE_INPUT, config)
+    [asked] = first["__interrupt__"]
+    assert asked.value["draft"] == "Hello, about a refund for order 1234: we are on it."
+    assert graph.get_state(config).next == ("review",)
+    second = graph.invoke(lg.Command(resume="say when"), config)
+    assert second["feedback"] == ["say when"] and second["status"] == "draft 2"
+    [again] = second["__interrupt__"]
+    assert again.value["draft"].endswith("we are on it. (say when)")
+    done = graph.invoke(lg.Command(resume="yes"), config)
+    assert "__interrupt__" not in done
+    assert done["status"] == "sent: Hello, about a refund for order 1234: we are on it. (say when)"
+
+
+def test_samples_that_ask_a_human_stop_at_their_question_without_a_checkpointer() -> None:
+    for name in sample_graphs.ASKS_A_HUMAN:
+        result = build(name, "langgraph").compile().invoke(load(name).EXAMPLE_INPUT)
+        assert result["__interrupt__"], name
+    assert set(sample_graphs.RUNS_ALONE) == set(SAMPLES) - sample_graphs.ASKS_A_HUMAN
 
 
 # --- both engines agree ---------------------------------------------------------------------

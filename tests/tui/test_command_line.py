@@ -177,3 +177,20 @@ def test_the_log_keeps_quiet_about_a_given_input() -> None:
         assert not any("empty input" in line for line in log_of(app))
 
     drive(sample_session("linear"), scenario)
+
+
+def test_the_approval_sample_loops_until_the_answer_is_yes() -> None:
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        await press(app, pilot, "c")
+        assert status_of(app) == "interrupted"
+        assert "Send this reply?" in status_text(app)
+        for answer in ("'shorter'", "'yes'"):
+            await press(app, pilot, "a")
+            app.query_one(CommandLine).value += answer
+            await press(app, pilot, "enter")
+        assert status_of(app) == "done"
+        assert app.frame is not None
+        assert app.frame.view.values["feedback"] == ["shorter"]
+        assert app.frame.view.values["status"].startswith("sent: ")
+
+    drive(sample_session("approval"), scenario)

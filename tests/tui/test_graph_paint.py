@@ -82,6 +82,7 @@ def test_tab_order_wraps_around() -> None:
         ("loop", 28, 30, "┄ branch"),  # boxes: the loop is a dotted edge
         ("loop", 22, 12, "┄ branch ↻ self"),  # one-row boxes: the loop is a mark
         ("loop", 8, 3, ""),  # a list: no edges drawn
+        ("approval", 28, 30, "┄ branch ▲ back"),  # only vertical dotted runs, and a back edge
     ],
 )
 def test_the_edge_legend_names_the_marks_the_drawing_uses(
