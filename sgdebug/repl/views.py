@@ -62,14 +62,21 @@ def state_table(session: Session, values: Any, changed: Iterable[str] = ()) -> R
         return pretty(values)
     fields = session.compiled_graph.user_fields
     fresh = set(changed)
+    view = session.view()
+    # Changed in place by the last step (or by the node that raised in the step now pending).
+    in_place = {m.channel: m for m in view.mutations if m.step >= view.step - 1}
     table = Table(box=None, show_header=True, header_style="dim", pad_edge=False)
     table.add_column("key", style="cyan", no_wrap=True)
     table.add_column("kind", style="dim", no_wrap=True)
     table.add_column("value", overflow="fold")
     names = [*[k for k in fields if k in values], *[k for k in values if k not in fields]]
     for name in names:
-        kind = channel_kind(fields[name])[0] if name in fields else ""
+        kind: RenderableType = channel_kind(fields[name])[0] if name in fields else ""
         label = Text(name, style="bold yellow" if name in fresh else "cyan")
+        found = in_place.get(name)
+        if found is not None:
+            nodes = ", ".join(found.nodes) or "?"
+            kind = Text(f"{kind} ! in place: {nodes} @{found.step}".strip(), style="bold red")
         value = values[name]
         shown: RenderableType = Text("(empty)", style="dim") if value is MISSING else pretty(value)
         table.add_row(label, kind, shown)

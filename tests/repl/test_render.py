@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Callable
-from typing import Any, TypedDict
+from typing import Annotated, Any, TypedDict
 
 import pytest
 
@@ -156,3 +157,26 @@ def test_an_error_shows_what_ran_before_its_traceback() -> None:
 
     assert text.index("Node 'boom' raised ValueError: boom") < text.index("ran ok")
     assert text.index("ran ok") < text.index("Traceback (most recent call last)")
+
+
+class Items(TypedDict):
+    items: Annotated[list[str], operator.add]
+
+
+def append_twice(state: Items) -> dict[str, Any]:
+    state["items"].append("new")
+    return {"items": ["new"]}
+
+
+def test_state_marks_a_value_the_last_step_changed_in_place() -> None:
+    builder = StateGraph(Items).add_node("append_twice", append_twice)
+    builder.add_edge(START, "append_twice")
+    session = Session(Target(builder.compile(), {}, "dup"), input={"items": ["first"]})
+    session.restart()
+    terminal = Terminal(session)
+
+    assert "in place" not in plain(terminal.run("step", "state"))  # __start__ only
+    text = plain(terminal.run("step", "state"))
+
+    assert "! in place: append_twice @1" in text
+    assert "['first', 'new', 'new']" in text
