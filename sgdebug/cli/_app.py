@@ -295,12 +295,16 @@ def _draw_text(loaded: LoadedTarget) -> str:
     """The graph drawn with box-drawing characters, as wide as the terminal allows."""
     import shutil
 
-    from sgdebug.inspect.drawing import draw
+    from sgdebug.inspect.drawing import draw, legend_for
     from sgdebug.inspect.topology import topology
 
     graph = loaded.graph
     width = shutil.get_terminal_size((100, 40)).columns
-    lines = [draw(topology(graph), width=width, height=10_000).text]
+    drawing = draw(topology(graph), width=width, height=10_000)
+    lines = [drawing.text]
+    legend = legend_for(drawing)
+    if legend:
+        lines += ["", "   ".join(f"{symbol} {meaning}" for symbol, meaning in legend)]
     for kind, nodes in (("before", graph.interrupt_before_nodes),
                         ("after", graph.interrupt_after_nodes)):  # fmt: skip
         if nodes:

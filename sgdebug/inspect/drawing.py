@@ -45,6 +45,7 @@ __all__ = [
     "DrawnNode",
     "draw",
     "draw_list",
+    "legend_for",
 ]
 
 LEGEND: Final[tuple[tuple[str, str], ...]] = (
@@ -58,9 +59,31 @@ LEGEND: Final[tuple[tuple[str, str], ...]] = (
     ("┌╌┐", "deferred"),
 )
 """(symbol, meaning) pairs a front end can show next to a drawing."""
+_LEGEND_GLYPHS: Final[dict[str, str]] = {
+    "┄┄▶": "┄┆",
+    "─●─": "●",
+    "▲": "▲",
+    "↻": "↻",
+    "╔═╗": "╔",
+    "┌╌┐": "╌",
+}
+"""The cells that show a legend entry is in use (plain edges need no words)."""
+
 MAX_DRAWN_NODES: Final = 120
 """Graphs with more nodes (or dynamic branches) go straight to the list view."""
 _MAX_EDGES: Final = 400
+
+
+def legend_for(drawing: Drawing) -> tuple[tuple[str, str], ...]:
+    """The :data:`LEGEND` entries whose marks ``drawing`` uses (none for a list)."""
+    if drawing.mode == "list":
+        return ()
+    text = drawing.text
+    return tuple(
+        (symbol, meaning)
+        for symbol, meaning in LEGEND
+        if any(cell in text for cell in _LEGEND_GLYPHS.get(symbol, ""))
+    )
 
 
 def draw(

@@ -15,6 +15,7 @@ from rich.style import Style
 from rich.text import Text
 
 from sgdebug.inspect import Drawing, DrawnNode
+from sgdebug.inspect.drawing import legend_for
 from sgdebug.tui.frame import NodeState, NodeStatus
 
 __all__ = [
@@ -47,8 +48,8 @@ STATUS_WORD: Mapping[NodeStatus, str] = {
 }
 BREAK_GLYPH = "●"
 LEGEND = "» next ▶ run ✓ ran\n✗ error ● break ■ end"
-_EDGE_MARKS = (("┄┆", "┄ branch"), ("▲", "▲ back"), ("↻", "↻ self"))
-"""Edge marks worth a word (any of the glyphs), and the word, when a drawing uses them."""
+_SHORT_LEGEND = {"┄┄▶": "┄ branch", "▲": "▲ back", "↻": "↻ self"}
+"""The edge marks the narrow graph pane names, in its own short words."""
 _LIST_GUTTER = 3
 _BORDER = frozenset("─═╌━┄╭╮╰╯┌┐└┘╔╗╚╝")
 _BRACKETS = frozenset("[](){}")
@@ -149,7 +150,5 @@ def _put(grid: list[list[str]], x: int, y: int, glyph: str | None, allowed: froz
 
 def edge_legend(drawing: Drawing) -> str:
     """The edge marks ``drawing`` uses that need explaining, on one line ('' if none)."""
-    if drawing.mode == "list":
-        return ""
-    text = drawing.text
-    return " ".join(word for marks, word in _EDGE_MARKS if any(m in text for m in marks))
+    used = legend_for(drawing)
+    return " ".join(_SHORT_LEGEND[symbol] for symbol, _ in used if symbol in _SHORT_LEGEND)

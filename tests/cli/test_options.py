@@ -159,6 +159,14 @@ def test_graph_draws_boxes_and_the_compiled_breakpoints(sgdebug: Sgdebug, write:
     assert lines[-1] == "compiled with interrupt_before: second"
 
 
+def test_graph_explains_the_marks_it_uses(sgdebug: Sgdebug) -> None:
+    looping = sgdebug("graph", "sgdebug.sample_graphs.approval:graph")
+    plain = sgdebug("graph", "sgdebug.sample_graphs.linear:graph")
+
+    assert looping.stdout.splitlines()[-1] == "┄┄▶ conditional   ▲ loops back"
+    assert plain.stdout.splitlines()[-1].strip() == "╰─────╯"  # plain edges need no words
+
+
 def test_graph_mermaid_is_what_the_runtime_draws(sgdebug: Sgdebug) -> None:
     from sgdebug.sample_graphs import chatbot
 

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sgdebug.inspect.drawing import Box, Drawing, DrawnEdge, draw, draw_list
+from sgdebug.inspect.drawing import Box, Drawing, DrawnEdge, draw, draw_list, legend_for
 from sgdebug.inspect.topology import (
     END,
     START,
@@ -228,6 +228,21 @@ def test_sample_drawing_matches_its_golden_file(name: str) -> None:
     drawing = drawn(topology(load(name).graph))
     assert drawing.mode == "boxes"
     golden(name, drawing)
+
+
+@pytest.mark.parametrize(
+    ("name", "symbols"),
+    [
+        ("linear", []),
+        ("fanout", ["─●─"]),
+        ("loop", ["┄┄▶"]),
+        ("approval", ["┄┄▶", "▲"]),
+    ],
+)
+def test_the_legend_lists_the_marks_a_drawing_uses(name: str, symbols: list[str]) -> None:
+    drawing = drawn(topology(load(name).graph))
+    assert [symbol for symbol, _ in legend_for(drawing)] == symbols
+    assert legend_for(draw(topology(load(name).graph), width=8, height=3)) == ()  # a list
 
 
 def test_rag_agent_drawing_matches_its_golden_file() -> None:
