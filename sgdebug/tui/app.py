@@ -343,7 +343,11 @@ class DebuggerApp(ActionsMixin, App[int]):
             if row is None:
                 inspector.show_nothing(f"No channel {key!r} here.")
             else:
-                inspector.show_value(f"channel {key}", key, row.value)
+                subject = f"channel {key}"
+                if row.in_place is not None:
+                    step, nodes = row.in_place
+                    subject += f" · changed in place by {', '.join(nodes) or '?'} @{step}"
+                inspector.show_value(subject, key, row.value)
             return
         if not 0 <= key < len(frame.entries):
             inspector.show_nothing(f"No snapshot #{key}.")

@@ -166,6 +166,8 @@ def test_a_value_changed_in_place_is_marked_in_the_channel_table() -> None:
             "['first', 'new', 'new']",
         ]
         assert any("changed 'items' in place" in line for line in log_of(app))
+        inspector = app.query_one(InspectorPane)
+        assert inspector.subject == "channel items · changed in place by append_twice @1"
         await press(app, pilot, "s")  # noted writes only the note: the mark stays
         assert cell_texts(table, 0)[0] == IN_PLACE_MARK
         assert cell_texts(table, 1)[:2] == [CHANGED_MARK, "note"]
