@@ -206,6 +206,7 @@ class Persistence:
         }
 
     def _user_metadata(self, run: Run) -> Mapping[str, Any]:
+        """A copy of the run's ``config["metadata"]``, made again only when it changed."""
         given = run.options.config.get("metadata")
         cached_for, copy = self._metadata
         if given is not cached_for or (given is not None and copy != given):
