@@ -88,21 +88,26 @@ class SqliteSaver(BaseCheckpointSaver):
         rows = [
             (record.thread_id, bid, b.data, b.base, b.kind, b.depth) for bid, b in blobs.items()
         ]
-        batches = []
+        write_rows: list[tuple[Any, ...]] = []
         if writes:
             parent = record.parent_id
             assert parent is not None, "task writes belong to the parent checkpoint"
             for batch in writes:
+                # A task's writes reach put() only from its first finished attempt (one
+                # whose writes were stored is not run again), so nothing is replaced.
                 pending = [
                     PendingWrite(task_id(parent, batch.path), batch.task_name, batch.path, k, v)
                     for k, v in batch.writes
                 ]
-                batches.append(self._write_rows(record.thread_id, parent, pending, encode=False))
+                _, _, task_rows = self._write_rows(record.thread_id, parent, pending, encode=False)
+                write_rows += task_rows
         with self.lock:
             self.conn.execute("BEGIN")
             try:
-                for batch_rows in batches:
-                    self._insert_writes(*batch_rows)
+                if write_rows:
+                    self.conn.executemany(
+                        "INSERT OR REPLACE INTO writes VALUES (?,?,?,?,?,?,?,?)", write_rows
+                    )
                 self.conn.executemany("INSERT OR REPLACE INTO blobs VALUES (?,?,?,?,?,?)", rows)
                 self.conn.execute(
                     "INSERT OR REPLACE INTO checkpoints VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -133,8 +138,9 @@ class SqliteSaver(BaseCheckpointSaver):
     ) -> tuple[tuple[str, str, str], bool, list[tuple[Any, ...]]]:
         """One task's rows: the task's key, whether it replaces channel writes, the rows."""
         slots = write_slots(writes)
+        path = json.dumps(list(writes[0].path))  # one task: one path
         rows = [
-            (thread_id, checkpoint_id, w.task_id, i, w.task_name, json.dumps(list(w.path)),
+            (thread_id, checkpoint_id, w.task_id, i, w.task_name, path,
              w.channel, self.encode(w.value, w.channel) if encode else w.value)
             for i, w in slots
         ]  # fmt: skip
