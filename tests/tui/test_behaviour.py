@@ -373,3 +373,14 @@ def test_a_long_value_is_summarised_for_the_room_in_the_table() -> None:
         assert "… …" not in value  # summarised, not cut after the summary
 
     drive(sample_session("chatbot"), scenario)
+
+
+@pytest.mark.parametrize("name", ["approval", "loop"])
+def test_the_graph_pane_fits_its_caption_at_80x24(name: str) -> None:
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        pane = app.query_one(GraphPane)
+        for key in ("s", "c"):
+            await press(app, pilot, key)
+            assert pane.max_scroll_y == 0  # the legend pushes nothing out of sight
+
+    drive(sample_session(name), scenario, size=SMALL)

@@ -22,8 +22,8 @@ __all__ = ["GraphPane"]
 
 _STATUSES: tuple[NodeStatus, ...] = ("pending", "running", "done", "ran", "error", "finished")
 _FOOTER_ROWS = 4
-"""Rows under the drawing: the selected node's line and the legend (two rows of node
-marks, one of the edge marks the drawing uses)."""
+"""Rows under the drawing: a blank one, the selected node's line and two rows of legend.
+A row of edge marks is added when the drawing leaves room for it."""
 
 
 class GraphPane(VerticalScroll, can_focus=True):
@@ -118,8 +118,11 @@ class GraphPane(VerticalScroll, can_focus=True):
                 text.append(f" · ● {' & '.join(marks)}")
             text.append("\n")
         text.append(LEGEND, style="dim")
-        edges = edge_legend(self.drawing) if self.drawing is not None else ""
-        if edges:
+        drawing = self.drawing
+        edges = edge_legend(drawing) if drawing is not None else ""
+        # The edge marks take a row under the footer only where the drawing leaves one.
+        spare = self.scrollable_content_region.height - _FOOTER_ROWS
+        if edges and drawing is not None and drawing.height < spare:
             text.append(f"\n{edges}", style="dim")
         return text
 

@@ -40,8 +40,6 @@ class LogPane(RichLog):
         else:
             component = ""
         self._write(text, component)
-        if outcome.ok and outcome.stop is not None and outcome.stop.kind == "interrupt":
-            self.write_note("Press a to answer (it types `resume ` for you).")
 
     def write_note(self, text: str) -> None:
         """A line from the TUI itself (dim)."""
