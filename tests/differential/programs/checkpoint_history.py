@@ -5,6 +5,7 @@ See ``programs/checkpoint.py`` for how these scripts are observed and compared.
 
 from __future__ import annotations
 
+import asyncio
 import operator
 import time
 from typing import Annotated, Any, TypedDict
@@ -436,5 +437,41 @@ def reducer_error_keeps_the_lone_task_writes(g: EngineAPI) -> Case:
         state = r["history"][0]
         assert state["next"] == ("b",) and state["values"] == {"x": 0, "log": ["ok"]}
         assert [t["result"] for t in state["tasks"]] == [{"x": 5, "log": ["bad"]}]
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def async_failing_task_keeps_sibling_writes(g: EngineAPI) -> Case:
+    calls: list[str] = []
+
+    async def flaky(s: Any) -> dict[str, Any]:
+        calls.append("flaky")
+        if calls.count("flaky") == 1:
+            await asyncio.sleep(0.05)  # let the sibling finish first (else LangGraph races)
+            raise ValueError("boom")
+        return {"log": ["flaky"]}
+
+    async def ok(s: Any) -> dict[str, Any]:
+        calls.append("ok")
+        return {"log": ["ok"]}
+
+    b = g.StateGraph(S).add_node("ok", ok).add_node("flaky", flaky)
+    b.add_edge(g.START, "ok").add_edge(g.START, "flaky")
+    graph = b.compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        yield "first", attempt(lambda: asyncio.run(graph.ainvoke({"x": 1}, CFG)))
+        yield "failed state", snap(graph)
+        yield "retry", attempt(lambda: asyncio.run(graph.ainvoke(None, CFG)))
+        yield "calls", sorted(calls)
+        yield "history", history(graph)
+
+    def spec(r: Rec) -> None:
+        assert r["first"] == err("ValueError", "boom")
+        errors = {t["name"]: t["error"] for t in r["failed state"]["tasks"]}
+        assert errors == {"ok": None, "flaky": "ValueError('boom')"}
+        assert r["retry"]["log"] == ["flaky", "ok"]
+        assert r["calls"] == ["flaky", "flaky", "ok"]  # ok's writes were kept, it did not rerun
 
     return Case(graph, script=script, spec=spec)
