@@ -48,6 +48,9 @@ class Shadow:
     """(blob id, length, depth) of the whole value and each append stored since."""
     obj: Any = MISSING
     """The channel's value object when it was stored (to spot a fold that appended to it)."""
+    shared: bool = False
+    """``value`` is a list of immutable scalars the saver keeps a reference to (its stored
+    versions are prefixes of it): it may only be appended to from now on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,12 +223,23 @@ class Persistence:
         ``intact`` says :meth:`check_mutations` found the value to be the last stored one
         with this step's writes appended (no need to compare the whole list again).
         """
-        encode = self.saver.encode
+        saver = self.saver
+        encode = saver.encode
         shadow = self.shadow.get(key)
         kind: Literal["list", "str"] | None = (
             "list" if type(value) is list else "str" if type(value) is str else None
         )
         if shadow is not None and kind is not None and (intact or _extends(value, shadow.value)):
+            if shadow.shared:
+                added = value[len(shadow.value) :]
+                if _SHAREABLE.issuperset(map(type, added)):
+                    # One copy for every version: the stored value is a prefix of it.
+                    shadow.value.extend(added)
+                    shadow.obj = value
+                    shadow.chain = [(blob_id, len(value), 0)]
+                    data = saver.share_list(shadow.value, len(value))
+                    assert data is not None  # ``shared`` is only set when the saver shares
+                    return Blob(data)
             chain = shadow.chain
             k = len(chain)
             base_id, base_len, base_depth = chain[k & (k - 1)]
@@ -241,9 +255,15 @@ class Persistence:
                     shadow.value = value
                 shadow.obj = value
                 return blob
-        whole = Blob(encode(value, key))
-        self.shadow[key] = Shadow(_shadow_copy(value), [(blob_id, _length(value), 0)], value)
-        return whole
+        copy = _shadow_copy(value)
+        chain = [(blob_id, _length(value), 0)]
+        if kind == "list" and _SHAREABLE.issuperset(map(type, copy)):
+            data = saver.share_list(copy, len(copy))
+            if data is not None:
+                self.shadow[key] = Shadow(copy, chain, value, shared=True)
+                return Blob(data)
+        self.shadow[key] = Shadow(copy, chain, value)
+        return Blob(encode(value, key))
 
     def check_mutations(self, run: Run, tasks: Sequence[Task], *, committed: bool = True) -> None:
         """Find channels the step changed in place and report them (see :class:`Mutation`).
@@ -463,6 +483,8 @@ def _copy_containers(value: Any, budget: list[int]) -> Any:
 
 _NESTED = (list, dict, set)
 _NESTED_SET = frozenset(_NESTED)
+_SHAREABLE = frozenset((int, float, str, bool, type(None)))
+"""Items an append-only list may hold to be shared with the saver: nothing can change them."""
 
 
 def _reads(task: Task, key: str) -> bool:

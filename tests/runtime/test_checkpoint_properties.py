@@ -26,6 +26,7 @@ from sgdebug.runtime import END, START, Run, StateGraph
 from sgdebug.runtime._compiled import CompiledStateGraph
 from sgdebug.runtime._persist import Mutation
 from sgdebug.runtime.checkpoint import BaseCheckpointSaver, InMemorySaver, SqliteSaver
+from sgdebug.runtime.checkpoint.memory import Prefix
 from sgdebug.runtime.checkpoint.serde import dumps
 
 Values = dict[str, Any]
@@ -414,10 +415,19 @@ def test_a_late_snapshot_of_a_long_run_resumes_to_the_same_result(long_run: Long
 
 
 def stored_bytes(saver: InMemorySaver, thread: str) -> int:
-    """Bytes of every value blob of ``thread`` (values kept as Python copies count encoded)."""
+    """Bytes of every value blob of ``thread``: values kept as Python copies count encoded,
+    and a list that the versions of an append-only channel share counts once, whole."""
+    counted: set[int] = set()
 
     def size(data: Any) -> int:
-        return len(data) if isinstance(data, bytes) else len(dumps(saver.decode(data)))
+        if isinstance(data, bytes):
+            return len(data)
+        if isinstance(data, Prefix):
+            if id(data.items) in counted:
+                return 0
+            counted.add(id(data.items))
+            return len(dumps(data.items))
+        return len(dumps(saver.decode(data)))
 
     return sum(size(blob.data) for blob in saver.blobs[thread].values())
 
@@ -462,3 +472,19 @@ def test_an_unchanged_large_value_is_stored_once_not_per_step() -> None:
     assert len(doc) < stored < 2 * len(doc) + steps * 200, f"{stored:,} bytes"
     middle = {r.step: r.id for r in saver.list_records("t")}[steps // 2]
     assert graph.get_state(cfg(checkpoint_id=middle)).values["doc"] == doc
+
+
+def test_the_versions_of_an_append_only_list_share_one_copy(long_run: LongRun) -> None:
+    stored: list[Any] = [b.data for k, b in long_run.saver.blobs["t"].items() if k.endswith(":log")]
+    shared = {id(data.items) for data in stored if isinstance(data, Prefix)}
+    assert len(shared) == 1  # one list for every version of ``log``
+
+
+def test_a_restored_shared_list_is_the_callers_own(long_run: LongRun) -> None:
+    target = cfg(checkpoint_id=long_run.ids[3])
+    first = long_run.graph.get_state(target).values["log"]
+    first.append("changed by the caller")
+    first[0] = "edited"
+    assert long_run.graph.get_state(target).values["log"] == [item(0), item(1), item(2)]
+    later = long_run.graph.get_state(cfg(checkpoint_id=long_run.ids[5])).values["log"]
+    assert later == [item(i) for i in range(5)]

@@ -178,6 +178,16 @@ class BaseCheckpointSaver(ABC):
     raw_types: frozenset[type] = frozenset()
     """Types whose values :meth:`encode` returns unchanged (callers may skip the call)."""
 
+    def share_list(self, items: list[Any], length: int) -> Any | None:
+        """Stored data for ``items[:length]`` that keeps a reference to ``items``, or
+        ``None`` when this saver cannot (it stores bytes).
+
+        The caller promises that ``items`` holds only immutable scalars and that it will
+        only ever be appended to: every version of an append-only list then shares one
+        copy, and a stored value costs no encoding.
+        """
+        return None
+
     def __init__(
         self,
         *,

@@ -48,6 +48,16 @@ class Frozen:
         return data
 
 
+class Prefix:
+    """The first ``length`` items of an append-only list of scalars (see ``share_list``)."""
+
+    __slots__ = ("items", "length")
+
+    def __init__(self, items: list[Any], length: int) -> None:
+        self.items = items
+        self.length = length
+
+
 def freeze(value: Any) -> Frozen | None:
     """A copy of ``value`` that later mutation of ``value`` cannot change, when cheap.
 
@@ -79,6 +89,9 @@ class InMemorySaver(BaseCheckpointSaver):
     """
 
     raw_types = _IMMUTABLE
+
+    def share_list(self, items: list[Any], length: int) -> Any | None:
+        return Prefix(items, length)
 
     def __init__(
         self,
@@ -209,6 +222,8 @@ class InMemorySaver(BaseCheckpointSaver):
             return data
         if kind is Frozen:
             return data.thaw()
+        if kind is Prefix:
+            return data.items[: data.length]
         if data.startswith(_REF):
             kept = self.refs[int(data[len(_REF) :])]
             try:
