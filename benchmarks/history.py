@@ -128,24 +128,7 @@ def _sgdebug_memory(_: Path) -> Any:
 
 
 def _sgdebug_memory_stored(saver: Any, _: Path) -> int:
-    from sgdebug.runtime.checkpoint.memory import Prefix
-    from sgdebug.runtime.checkpoint.serde import dumps
-
-    counted: set[int] = set()
-
-    def size(data: Any) -> int:
-        # Small values may be kept as private Python copies: count their encoded size. The
-        # versions of an append-only list of scalars share one list: count it once, whole.
-        if isinstance(data, bytes):
-            return len(data)
-        if isinstance(data, Prefix):
-            if id(data.items) in counted:
-                return 0
-            counted.add(id(data.items))
-            return len(dumps(data.items))
-        return len(dumps(saver.decode(data)))
-
-    return sum(size(blob.data) for blobs in saver.blobs.values() for blob in blobs.values())
+    return int(saver.stored_bytes())
 
 
 def _sgdebug_sqlite(path: Path) -> Any:

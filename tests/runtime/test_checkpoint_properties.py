@@ -415,21 +415,8 @@ def test_a_late_snapshot_of_a_long_run_resumes_to_the_same_result(long_run: Long
 
 
 def stored_bytes(saver: InMemorySaver, thread: str) -> int:
-    """Bytes of every value blob of ``thread``: values kept as Python copies count encoded,
-    and a list that the versions of an append-only channel share counts once, whole."""
-    counted: set[int] = set()
-
-    def size(data: Any) -> int:
-        if isinstance(data, bytes):
-            return len(data)
-        if isinstance(data, Prefix):
-            if id(data.items) in counted:
-                return 0
-            counted.add(id(data.items))
-            return len(dumps(data.items))
-        return len(dumps(saver.decode(data)))
-
-    return sum(size(blob.data) for blob in saver.blobs[thread].values())
+    """Bytes of every value blob of ``thread`` (see :meth:`InMemorySaver.stored_bytes`)."""
+    return saver.stored_bytes(thread)
 
 
 def test_history_storage_grows_linearly_with_appended_items(long_run: LongRun) -> None:

@@ -93,6 +93,30 @@ class InMemorySaver(BaseCheckpointSaver):
     def share_list(self, items: list[Any], length: int) -> Any | None:
         return Prefix(items, length)
 
+    def stored_bytes(self, thread_id: str | None = None) -> int:
+        """Encoded size of the values held for ``thread_id`` (every thread when ``None``).
+
+        Values kept as Python copies count as they would encode; a list shared by the
+        versions of an append-only channel counts once, whole.
+        """
+        from sgdebug.runtime.checkpoint.serde import dumps
+
+        threads = [thread_id] if thread_id is not None else list(self.blobs)
+        shared: set[int] = set()
+        total = 0
+        for thread in threads:
+            for blob in self.blobs.get(thread, {}).values():
+                data: Any = blob.data
+                if isinstance(data, bytes):
+                    total += len(data)
+                elif isinstance(data, Prefix):
+                    if id(data.items) not in shared:
+                        shared.add(id(data.items))
+                        total += len(dumps(data.items))
+                else:
+                    total += len(dumps(self.decode(data)))
+        return total
+
     def __init__(
         self,
         *,
