@@ -8,7 +8,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from sgdebug.runtime._constants import INTERRUPT
-from sgdebug.runtime.channels import MISSING, BaseChannel, BinaryOperatorAggregate
+from sgdebug.runtime.channels import (
+    MISSING,
+    BinaryOperatorAggregate,
+    EphemeralValue,
+    LastValue,
+)
 from sgdebug.runtime.checkpoint.base import (
     BaseCheckpointSaver,
     Blob,
@@ -27,6 +32,11 @@ RESUME = "__resume__"
 NULL_TASK = "00000000-0000-0000-0000-000000000000"
 """Task id of writes that belong to the checkpoint, not a task (a bare resume value)."""
 _ATOMS = frozenset((int, float, bool, type(None)))
+_PLAIN_CHANNELS = frozenset((LastValue, BinaryOperatorAggregate, EphemeralValue))
+"""Channels whose ``checkpoint()`` is their ``value`` (read directly: one call less each)."""
+_new = tuple.__new__
+"""Builds a record or blob from a tuple of all its fields: a NamedTuple's own constructor
+is a Python function, and saving makes several per superstep."""
 _NO_WRITES = (("__no_writes__", None),)
 MAX_DELTA_DEPTH = 48
 """A delta chain longer than this is cut by storing the value whole again."""
@@ -104,7 +114,6 @@ class Persistence:
         if prev is None:
             blob_ids: dict[str, str] = {}
             changed: Iterable[str] = channels
-            prev_seen: Mapping[str, Mapping[str, int]] = {}
         else:
             # Only channels whose version moved can hold a new value.
             blob_ids = dict(prev.blobs)
@@ -113,39 +122,43 @@ class Persistence:
             changed = [k for k, v in run.versions.items() if old.get(k) != v or k in mutated]
             if mutated:
                 self.mutated = set()
-            prev_seen = prev.versions_seen
         intact = self.intact
         encode, shadows, raw = saver.encode, self.shadow, saver.raw_types
         for key in changed:
             channel = channels[key]
-            value = channel.checkpoint()
+            plain = type(channel) in _PLAIN_CHANNELS  # their checkpoint() is their value
+            value = channel.value if plain else channel.checkpoint()  # type: ignore[attr-defined]
             if value is MISSING:
                 blob_ids.pop(key, None)
+                shadows.pop(key, None)
                 continue
             blob_id = f"{checkpoint_id}:{key}"
             if type(value) in _ATOMS:  # no deltas, cannot be changed in place
                 if key in shadows:
                     del shadows[key]
-                new_blobs[blob_id] = Blob(value if type(value) in raw else encode(value, key))
+                data = value if type(value) in raw else encode(value, key)
+                new_blobs[blob_id] = _new(Blob, (data, None, "full", 0))
             else:
                 new_blobs[blob_id] = self._blob(key, value, blob_id, key in intact)
             blob_ids[key] = blob_id
         if self.intact:
             self.intact = set()
-        seen = {
-            k: p if (p := prev_seen.get(k)) == v else dict(v) for k, v in run.versions_seen.items()
-        }
-        record = CheckpointRecord(
-            self.thread_id,
-            checkpoint_id,
-            (prev.id if prev is not None else None) if parent == "" else parent,
-            run.step if step is None else step,
-            source,
-            saver.now(),
-            dict(run.versions),
-            blob_ids,
-            seen,
-            self._user_metadata(run),
+        # A run replaces (never changes) a node's seen versions, so they can be shared.
+        seen = dict(run.versions_seen)
+        record: CheckpointRecord = _new(
+            CheckpointRecord,
+            (
+                self.thread_id,
+                checkpoint_id,
+                (prev.id if prev is not None else None) if parent == "" else parent,
+                run.step if step is None else step,
+                source,
+                saver.now(),
+                dict(run.versions),
+                blob_ids,
+                seen,
+                self._user_metadata(run),
+            ),
         )
         pending = self.pending
         if pending and (prev is None or record.parent_id != prev.id):
@@ -239,7 +252,7 @@ class Persistence:
                     shadow.chain = [(blob_id, len(value), 0)]
                     data = saver.share_list(shadow.value, len(value))
                     assert data is not None  # ``shared`` is only set when the saver shares
-                    return Blob(data)
+                    return _new(Blob, (data, None, "full", 0))
             chain = shadow.chain
             k = len(chain)
             base_id, base_len, base_depth = chain[k & (k - 1)]
@@ -275,13 +288,20 @@ class Persistence:
         channels = run.channels
         for key, shadow in self.shadow.items():
             old = shadow.value
-            if not isinstance(old, list | dict | set):
+            if not isinstance(old, _NESTED):
                 continue
             channel = channels.get(key)
             if channel is None:
                 continue
             if key in updated:
-                if not _folded_onto(channel, shadow):
+                if not (
+                    # The commit built the list as ``stored object + writes``.
+                    type(channel) is BinaryOperatorAggregate
+                    and channel.folded_from is shadow.obj
+                    and channel.operator is operator.add
+                    and type(shadow.obj) is list
+                    and type(channel.value) is list
+                ):
                     continue  # replaced by its writes: an earlier in-place change is gone
                 # ``old + writes`` was computed from the stored object: if that object no
                 # longer equals what was stored, a node changed it before the commit.
@@ -311,11 +331,14 @@ class Persistence:
         if self.record is None:
             return
         if defer and task.error is None and not task.interrupts:
-            encode, raw = self.saver.encode, self.saver.raw_types
-            encoded = [
-                (k, v if type(v) in raw else encode(v, k)) for k, v in task.writes or _NO_WRITES
-            ]
-            self.pending.append(TaskWrites(task.name, task.path, encoded))
+            saver = self.saver
+            raw = saver.raw_types
+            encoded = task.writes or _NO_WRITES
+            for k, v in encoded:
+                if type(v) not in raw:  # else every value is stored as it is
+                    encoded = [(k, v if type(v) in raw else saver.encode(v, k)) for k, v in encoded]
+                    break
+            self.pending.append(_new(TaskWrites, (task.name, task.path, encoded)))
             return
         self.flush()
         path = task.path
@@ -426,17 +449,6 @@ def as_langgraph_reads(value: Any) -> Any:
             return {k: as_langgraph_reads(v) for k, v in value.items()}
         return value
     return value
-
-
-def _folded_onto(channel: BaseChannel, shadow: Shadow) -> bool:
-    """Whether the step's commit built the channel's list as ``stored object + writes``."""
-    return (
-        type(channel) is BinaryOperatorAggregate
-        and channel.operator is operator.add
-        and channel.folded_from is shadow.obj
-        and type(shadow.obj) is list
-        and type(channel.value) is list
-    )
 
 
 def _extends(value: Any, old: Any) -> bool:

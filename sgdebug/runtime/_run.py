@@ -638,10 +638,12 @@ class Run:
         consumed: set[str] = set()
         for task in tasks:
             if task.path[0] == PULL:
-                mark = seen[task.name]
+                # A new dict, not an update: saved checkpoints share the one they hold.
+                mark = dict(seen.get(task.name) or ())
                 for trigger in task.triggers:
                     if trigger in versions:
                         mark[trigger] = versions[trigger]
+                seen[task.name] = mark
                 if task.node.consumes:
                     consumed.update(task.node.consumes)
         grouped: dict[str, list[Any]] = {}

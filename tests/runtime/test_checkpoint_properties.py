@@ -462,7 +462,8 @@ def test_an_unchanged_large_value_is_stored_once_not_per_step() -> None:
 
 
 def test_the_versions_of_an_append_only_list_share_one_copy(long_run: LongRun) -> None:
-    stored: list[Any] = [b.data for k, b in long_run.saver.blobs["t"].items() if k.endswith(":log")]
+    saver = long_run.saver
+    stored: list[Any] = [saver.get_blob("t", r.blobs["log"]).data for r in saver.list_records("t")]
     shared = {id(data.items) for data in stored if isinstance(data, Prefix)}
     assert len(shared) == 1  # one list for every version of ``log``
 

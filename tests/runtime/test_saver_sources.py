@@ -6,6 +6,7 @@ import datetime as dt
 import itertools
 import operator
 import sqlite3
+import sys
 import threading
 from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
@@ -118,3 +119,35 @@ def test_task_ids_are_uuid_shaped_and_depend_on_checkpoint_and_path() -> None:
     assert task_id("cp-1", ("__pregel_push", 0, False)) != task_id(
         "cp-1", ("__pregel_push", 1, False)
     )
+
+
+def test_memory_saver_reads_find_every_put_while_runs_go_on_in_other_threads() -> None:
+    # ``put`` only journals; reads file the journal. Runs on four threads save while the
+    # main thread keeps reading: no checkpoint may be lost or filed twice.
+    saver = InMemorySaver()
+    graph = two_steps(saver)
+    names = [f"t{i}" for i in range(4)]
+
+    def worker(name: str) -> None:
+        for _ in range(50):
+            graph.invoke({"log": []}, {"configurable": {"thread_id": name}})
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in names]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often, so puts land in the middle of reads
+    try:
+        for t in threads:
+            t.start()
+        while any(t.is_alive() for t in threads):
+            for name in names:
+                ids = [r.id for r in saver.list_records(name)]
+                assert len(ids) == len(set(ids))
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    for name in names:
+        history = list(graph.get_state_history({"configurable": {"thread_id": name}}))
+        assert len(history) == 50 * 4  # input, __start__, a, b per run
+        assert history[0].values == {"log": ["a", "b"] * 50}  # the runs continue the thread
+        assert not saver.journal

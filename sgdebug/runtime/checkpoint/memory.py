@@ -101,6 +101,7 @@ class InMemorySaver(BaseCheckpointSaver):
         """
         from sgdebug.runtime.checkpoint.serde import dumps
 
+        self.sync(thread_id)
         threads = [thread_id] if thread_id is not None else list(self.blobs)
         shared: set[int] = set()
         total = 0
@@ -134,12 +135,38 @@ class InMemorySaver(BaseCheckpointSaver):
         records them every step, and most are never looked at."""
         self.refs: dict[int, Any] = {}
         self._ref_ids = itertools.count()
+        self.journal: list[tuple[CheckpointRecord, Mapping[str, Blob], Sequence[TaskWrites]]] = []
+        """What :meth:`put` was given and no read has filed yet, in order (see :meth:`sync`)."""
 
     def put(
         self,
         record: CheckpointRecord,
         blobs: Mapping[str, Blob],
         writes: Sequence[TaskWrites] = (),
+    ) -> None:
+        # A run saves every superstep and most checkpoints are never read: they are filed
+        # into the lookup tables by the first read that needs them. ``list.append`` is
+        # atomic, so this needs no lock.
+        self.journal.append((record, blobs, writes))
+
+    def sync(self, thread_id: str | None = None) -> None:
+        """File what :meth:`put` journaled into the lookup tables (every read does it first).
+
+        ``thread_id`` is accepted for symmetry with the readers; the journal is filed whole,
+        in order, so a thread's checkpoints never overtake one another.
+        """
+        journal = self.journal
+        if not journal:
+            return
+        with self.lock:
+            count = len(journal)
+            for record, blobs, writes in journal[:count]:
+                self._file(record, blobs, writes)
+            # Only the filed entries go: a put racing with this appends after them.
+            del journal[:count]
+
+    def _file(
+        self, record: CheckpointRecord, blobs: Mapping[str, Blob], writes: Sequence[TaskWrites]
     ) -> None:
         # Blobs and writes go in before the record, so a reader that finds the record (the
         # lock is not needed for that) finds everything it refers to.
@@ -163,6 +190,7 @@ class InMemorySaver(BaseCheckpointSaver):
         if not writes:
             return
         encoded = [w._replace(value=self.encode(w.value, w.channel)) for w in writes]
+        self.sync(thread_id)
         with self.lock:
             key = (thread_id, checkpoint_id)
             self._unpack(key)
@@ -189,6 +217,7 @@ class InMemorySaver(BaseCheckpointSaver):
     def update_seen(
         self, thread_id: str, checkpoint_id: str, key: str, seen: Mapping[str, int]
     ) -> None:
+        self.sync(thread_id)
         with self.lock:
             record = self.records[thread_id][checkpoint_id]
             self.records[thread_id][checkpoint_id] = record.with_seen(key, seen)
@@ -196,6 +225,7 @@ class InMemorySaver(BaseCheckpointSaver):
     def get_record(
         self, thread_id: str, checkpoint_id: str | None = None
     ) -> CheckpointRecord | None:
+        self.sync(thread_id)
         records = self.records.get(thread_id)
         if not records:
             return None
@@ -204,14 +234,17 @@ class InMemorySaver(BaseCheckpointSaver):
         return records.get(checkpoint_id)
 
     def list_records(self, thread_id: str) -> Iterator[CheckpointRecord]:
+        self.sync(thread_id)
         records = self.records.get(thread_id, {})
         for key in sorted(records, reverse=True):
             yield records[key]
 
     def get_blob(self, thread_id: str, blob_id: str) -> Blob:
+        self.sync(thread_id)
         return self.blobs[thread_id][blob_id]
 
     def get_writes(self, thread_id: str, checkpoint_id: str) -> list[PendingWrite]:
+        self.sync(thread_id)
         key = (thread_id, checkpoint_id)
         if key in self.batches:
             with self.lock:
