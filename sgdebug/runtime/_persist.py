@@ -15,12 +15,15 @@ from sgdebug.runtime.channels import (
     LastValue,
 )
 from sgdebug.runtime.checkpoint.base import (
+    GONE,
     BaseCheckpointSaver,
     Blob,
     CheckpointRecord,
     PendingWrite,
+    SaveEntry,
     Source,
     TaskWrites,
+    build_record,
 )
 from sgdebug.runtime.checkpoint.base import task_id as make_task_id
 
@@ -85,7 +88,11 @@ class Persistence:
     def __init__(self, saver: BaseCheckpointSaver, thread_id: str) -> None:
         self.saver = saver
         self.thread_id = thread_id
-        self.record: CheckpointRecord | None = None
+        self._record: CheckpointRecord | None = None
+        self.head_id: str | None = None
+        """Id of the checkpoint the run is at (``None`` before its first save)."""
+        self.head_versions: Mapping[str, int] = {}
+        """Its channel versions."""
         self.shadow: dict[str, Shadow] = {}
         """Channel → what was last stored for it (for deltas and mutation checks)."""
         self.mutated: set[str] = set()
@@ -104,79 +111,110 @@ class Persistence:
 
     def save(
         self, run: Run, source: Source, step: int | None = None, *, parent: str | None = ""
-    ) -> CheckpointRecord:
-        """Store the run's current channels as a new checkpoint."""
+    ) -> CheckpointRecord | None:
+        """Store the run's current channels as a new checkpoint.
+
+        Returns its record, or ``None`` when the saver journals (:attr:`record` then builds
+        it on demand): a run saves every superstep and seldom looks back.
+        """
         saver = self.saver
         checkpoint_id = saver.new_id()
-        new_blobs: dict[str, Blob] = {}
-        prev = self.record
+        prev_id = self.head_id
         channels = run.channels
-        if prev is None:
-            blob_ids: dict[str, str] = {}
+        if prev_id is None:
             changed: Iterable[str] = channels
         else:
             # Only channels whose version moved can hold a new value.
-            blob_ids = dict(prev.blobs)
-            old = prev.versions
+            old = self.head_versions
             mutated = self.mutated
             changed = [k for k, v in run.versions.items() if old.get(k) != v or k in mutated]
             if mutated:
                 self.mutated = set()
         intact = self.intact
         encode, shadows, raw = saver.encode, self.shadow, saver.raw_types
+        changes: list[tuple[str, Any]] = []
         for key in changed:
             channel = channels[key]
             plain = type(channel) in _PLAIN_CHANNELS  # their checkpoint() is their value
             value = channel.value if plain else channel.checkpoint()  # type: ignore[attr-defined]
             if value is MISSING:
-                blob_ids.pop(key, None)
+                if prev_id is not None:
+                    changes.append((key, GONE))
                 shadows.pop(key, None)
-                continue
-            blob_id = f"{checkpoint_id}:{key}"
-            if type(value) in _ATOMS:  # no deltas, cannot be changed in place
+            elif type(value) in _ATOMS:  # no deltas, cannot be changed in place
                 if key in shadows:
                     del shadows[key]
-                data = value if type(value) in raw else encode(value, key)
-                new_blobs[blob_id] = _new(Blob, (data, None, "full", 0))
+                changes.append((key, value if type(value) in raw else encode(value, key)))
             else:
-                new_blobs[blob_id] = self._blob(key, value, blob_id, key in intact)
-            blob_ids[key] = blob_id
-        if self.intact:
+                changes.append((key, self._blob(key, value, checkpoint_id, key in intact)))
+        if intact:
             self.intact = set()
-        # A run replaces (never changes) a node's seen versions, so they can be shared.
-        seen = dict(run.versions_seen)
-        record: CheckpointRecord = _new(
-            CheckpointRecord,
+        versions = dict(run.versions)
+        pending: Sequence[TaskWrites] = self.pending
+        parent_id = prev_id if parent == "" else parent
+        if not pending:
+            pending = ()  # (not the list: finished tasks of the next step go there)
+        elif prev_id is None or parent_id != prev_id:
+            self.flush()  # they belong to a checkpoint that is not this one's parent
+            pending = ()
+        else:
+            self.pending = []
+        entry: SaveEntry = _new(
+            SaveEntry,
             (
                 self.thread_id,
                 checkpoint_id,
-                (prev.id if prev is not None else None) if parent == "" else parent,
+                parent_id,
+                prev_id,
                 run.step if step is None else step,
                 source,
                 saver.now(),
-                dict(run.versions),
-                blob_ids,
-                seen,
+                versions,
+                changes,
+                # A run replaces (never changes) a node's seen versions: they can be shared.
+                dict(run.versions_seen),
                 self._user_metadata(run),
+                pending,
             ),
         )
-        pending = self.pending
-        if pending and (prev is None or record.parent_id != prev.id):
-            self.flush()  # they belong to a checkpoint that is not this one's parent
-        if self.pending:
-            self.pending = []
-            try:
-                saver.put(record, new_blobs, pending)
-            except BaseException:
-                self.pending = pending
-                self.flush()
-                raise
+        record: CheckpointRecord | None = None
+        if saver.journals:
+            saver.journal.append(entry)
         else:
-            saver.put(record, new_blobs)
-        self.record = record
+            base = self._record
+            record, blobs = build_record(entry, base.blobs if base is not None else {})
+            try:
+                saver.put(record, blobs, pending)
+            except BaseException:
+                if pending:
+                    self.pending = list(pending)
+                    self.flush()
+                raise
+        self._record = record
+        self.head_id = checkpoint_id
+        self.head_versions = versions
         emit = run.options.emit
         if emit is not None and emit.wants_checkpoints:
-            emit.checkpoint(self._event(run, record), record.step)
+            saved = self.record
+            assert saved is not None
+            emit.checkpoint(self._event(run, saved), saved.step)
+        return record
+
+    def save_record(
+        self, run: Run, source: Source, step: int | None = None, *, parent: str | None = ""
+    ) -> CheckpointRecord:
+        """:meth:`save`, returning the stored record."""
+        self.save(run, source, step, parent=parent)
+        record = self.record
+        assert record is not None
+        return record
+
+    @property
+    def record(self) -> CheckpointRecord | None:
+        """The checkpoint the run is at (its last save, or the one it was loaded from)."""
+        record = self._record
+        if record is None and self.head_id is not None:
+            record = self._record = self.saver.get_record(self.thread_id, self.head_id)
         return record
 
     def emit_resumed(self, run: Run) -> None:
@@ -230,14 +268,16 @@ class Persistence:
             self._metadata = (given, copy)
         return copy
 
-    def _blob(self, key: str, value: Any, blob_id: str, intact: bool = False) -> Blob:
-        """The blob of ``value``: an append to the last one stored when it extends it.
+    def _blob(self, key: str, value: Any, checkpoint_id: str, intact: bool = False) -> Any:
+        """What to store for ``value``: a :class:`Blob` appending to the last one stored when
+        it extends it, else the value's stored data.
 
         ``intact`` says :meth:`check_mutations` found the value to be the last stored one
         with this step's writes appended (no need to compare the whole list again).
         """
         saver = self.saver
         encode = saver.encode
+        blob_id = f"{checkpoint_id}:{key}"  # as build_record names it
         shadow = self.shadow.get(key)
         kind: Literal["list", "str"] | None = (
             "list" if type(value) is list else "str" if type(value) is str else None
@@ -252,7 +292,7 @@ class Persistence:
                     shadow.chain = [(blob_id, len(value), 0)]
                     data = saver.share_list(shadow.value, len(value))
                     assert data is not None  # ``shared`` is only set when the saver shares
-                    return _new(Blob, (data, None, "full", 0))
+                    return data
             chain = shadow.chain
             k = len(chain)
             base_id, base_len, base_depth = chain[k & (k - 1)]
@@ -274,9 +314,9 @@ class Persistence:
             data = saver.share_list(copy, len(copy))
             if data is not None:
                 self.shadow[key] = Shadow(copy, chain, value, shared=True)
-                return Blob(data)
+                return data
         self.shadow[key] = Shadow(copy, chain, value)
-        return Blob(encode(value, key))
+        return encode(value, key)
 
     def check_mutations(self, run: Run, tasks: Sequence[Task], *, committed: bool = True) -> None:
         """Find channels the step changed in place and report them (see :class:`Mutation`).
@@ -328,7 +368,7 @@ class Persistence:
         when nothing can look at the saver before that save (no hooks, no stream), and calls
         :meth:`flush` on every way out of a step that does not end in a save.
         """
-        if self.record is None:
+        if self.head_id is None:
             return
         if defer and task.error is None and not task.interrupts:
             saver = self.saver
@@ -352,29 +392,29 @@ class Persistence:
             writes = [PendingWrite(task.id, task.name, path, k, v) for k, v in task.writes]
         if not writes:
             writes = [PendingWrite(task.id, task.name, path, "__no_writes__", None)]
-        self.saver.put_writes(self.thread_id, self.record.id, writes)
+        self.saver.put_writes(self.thread_id, self.head_id, writes)
 
     def flush(self) -> None:
         """Store the deferred writes of finished tasks now (the step will not be saved)."""
         pending, self.pending = self.pending, []
-        record = self.record
-        if not pending or record is None:
+        checkpoint_id = self.head_id
+        if not pending or checkpoint_id is None:
             return
         saver = self.saver
         for batch in pending:
-            task_id = make_task_id(record.id, batch.path)
+            task_id = make_task_id(checkpoint_id, batch.path)
             writes = [
                 PendingWrite(task_id, batch.task_name, batch.path, k, saver.decode(v))
                 for k, v in batch.writes
             ]
-            saver.put_writes(self.thread_id, record.id, writes)
+            saver.put_writes(self.thread_id, checkpoint_id, writes)
 
     def mark_interrupt(self, run: Run) -> None:
         """Remember the channel versions at a static breakpoint (it fires once per change)."""
         seen = dict(run.versions)
         run.versions_seen[INTERRUPT] = seen
-        if self.record is not None:
-            self.saver.update_seen(self.thread_id, self.record.id, INTERRUPT, seen)
+        if self.head_id is not None:
+            self.saver.update_seen(self.thread_id, self.head_id, INTERRUPT, seen)
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -387,12 +427,14 @@ class Persistence:
             chain = [(blob_id, _length(value), depth)]
             self.shadow[key] = Shadow(_shadow_copy(value), chain, read)
             values[key] = read
-        self.record = record
+        self._record = record
+        self.head_id = record.id
+        self.head_versions = record.versions
         return values
 
     def task_id(self, path: tuple[Any, ...]) -> str:
         """Deterministic task ids, so writes recorded for a task match it when re-planned."""
-        return make_task_id(self.record.id if self.record is not None else "none", path)
+        return make_task_id(self.head_id or "none", path)
 
 
 def _stream_config(record: CheckpointRecord) -> dict[str, Any]:

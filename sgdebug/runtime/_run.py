@@ -387,7 +387,7 @@ class Run:
                     else:
                         task = Task(
                             None, name, node.pull_path, state, node.triggers, node,
-                            persist.record.id if persist.record is not None else "none",
+                            persist.head_id or "none",
                         )  # fmt: skip
                     tasks.append(task)
                     break
@@ -401,7 +401,7 @@ class Run:
             ids = self._ids
             ids.count += 1
             return Task(f"{ids.prefix}{ids.count:012x}", node.name, path, value, triggers, node)
-        base = persist.record.id if persist.record is not None else "none"
+        base = persist.head_id or "none"
         return Task(None, node.name, path, value, triggers, node, base)
 
     # -- execute -------------------------------------------------------------------------

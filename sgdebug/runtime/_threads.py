@@ -252,13 +252,13 @@ def update_state(
     step = run.step
     if as_node == COPY:
         parent = record.parent_id if record is not None else None
-        return config_of(persist.save(run, "fork", step=step, parent=parent))
+        return config_of(persist.save_record(run, "fork", step=step, parent=parent))
     if as_node == INPUT:
         run.apply_writes([(START, values)])
-        return config_of(persist.save(run, "input", step=step))
+        return config_of(persist.save_record(run, "input", step=step))
     if values is None and as_node == END:
         run._apply({}, step)
-        return config_of(persist.save(run, "update", step=step))
+        return config_of(persist.save_record(run, "update", step=step))
     node_name = as_node if as_node is not None else _infer_as_node(graph, record)
     node = graph.nodes.get(node_name) if node_name != END else None
     if node is None:
@@ -284,7 +284,7 @@ def update_state(
         saver.put_writes(thread_id, record.id, stored or _no_writes(task_id, node.name))
     run._apply(grouped, step)
     run.versions_seen[INTERRUPT] = dict(run.versions)
-    return config_of(persist.save(run, "update", step=step))
+    return config_of(persist.save_record(run, "update", step=step))
 
 
 def _no_writes(task_id: str, name: str) -> list[PendingWrite]:

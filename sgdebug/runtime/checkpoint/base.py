@@ -18,9 +18,12 @@ __all__ = [
     "BaseCheckpointSaver",
     "Blob",
     "CheckpointRecord",
+    "GONE",
     "PendingWrite",
+    "SaveEntry",
     "Source",
     "TaskWrites",
+    "build_record",
     "format_time",
     "task_id",
     "time_ordered_ids",
@@ -124,6 +127,76 @@ class CheckpointRecord(NamedTuple):
         return self._replace(versions_seen=seen)
 
 
+class _Gone:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "GONE"
+
+
+GONE: Any = _Gone()
+"""In :attr:`SaveEntry.changes`: the channel is empty now (its blob is dropped)."""
+_new = tuple.__new__
+
+
+class SaveEntry(NamedTuple):
+    """One save as a run hands it over: a :class:`CheckpointRecord` whose blob ids are not
+    made yet. A saver that journals (:attr:`BaseCheckpointSaver.journals`) keeps entries as
+    they come and builds records from them only when it is read (see :func:`build_record`).
+    """
+
+    thread_id: str
+    id: str
+    parent_id: str | None
+    base_id: str | None
+    """The checkpoint whose channel → blob map this one updates (the run's previous save)."""
+    step: int
+    source: Source
+    created: str | float
+    versions: Mapping[str, int]
+    changes: Sequence[tuple[str, Any]]
+    """(channel, what to store): data as the saver's ``encode`` returned it, a
+    :class:`Blob` (a delta), or :data:`GONE` when the channel became empty."""
+    versions_seen: Mapping[str, Mapping[str, int]]
+    user_metadata: Mapping[str, Any]
+    writes: Sequence[TaskWrites]
+    """The writes of the tasks of the step that produced it (as :meth:`BaseCheckpointSaver.put`
+    takes them)."""
+
+
+def build_record(
+    entry: SaveEntry, base_blobs: Mapping[str, str]
+) -> tuple[CheckpointRecord, dict[str, Blob]]:
+    """The record of ``entry`` and its new blobs; ``base_blobs`` is the blob map of
+    ``entry.base_id`` (empty when it has none)."""
+    blob_ids = dict(base_blobs)
+    blobs: dict[str, Blob] = {}
+    checkpoint_id = entry.id
+    for key, data in entry.changes:
+        if data is GONE:
+            blob_ids.pop(key, None)
+            continue
+        blob_id = f"{checkpoint_id}:{key}"
+        blobs[blob_id] = data if type(data) is Blob else _new(Blob, (data, None, "full", 0))
+        blob_ids[key] = blob_id
+    record: CheckpointRecord = _new(
+        CheckpointRecord,
+        (
+            entry.thread_id,
+            checkpoint_id,
+            entry.parent_id,
+            entry.step,
+            entry.source,
+            entry.created,
+            entry.versions,
+            blob_ids,
+            entry.versions_seen,
+            entry.user_metadata,
+        ),
+    )
+    return record, blobs
+
+
 def time_ordered_ids() -> Callable[[], str]:
     """UUID-shaped ids that sort in creation order.
 
@@ -177,6 +250,10 @@ class BaseCheckpointSaver(ABC):
 
     raw_types: frozenset[type] = frozenset()
     """Types whose values :meth:`encode` returns unchanged (callers may skip the call)."""
+    journals: bool = False
+    """Whether a run appends its saves to :attr:`journal` as :class:`SaveEntry` tuples
+    instead of calling :meth:`put` (the saver files them when it is first read)."""
+    journal: list[SaveEntry]
 
     def share_list(self, items: list[Any], length: int) -> Any | None:
         """Stored data for ``items[:length]`` that keeps a reference to ``items``, or

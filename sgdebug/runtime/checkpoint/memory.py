@@ -13,7 +13,9 @@ from sgdebug.runtime.checkpoint.base import (
     Blob,
     CheckpointRecord,
     PendingWrite,
+    SaveEntry,
     TaskWrites,
+    build_record,
     task_id,
     write_slots,
 )
@@ -89,6 +91,7 @@ class InMemorySaver(BaseCheckpointSaver):
     """
 
     raw_types = _IMMUTABLE
+    journals = True
 
     def share_list(self, items: list[Any], length: int) -> Any | None:
         return Prefix(items, length)
@@ -135,8 +138,10 @@ class InMemorySaver(BaseCheckpointSaver):
         records them every step, and most are never looked at."""
         self.refs: dict[int, Any] = {}
         self._ref_ids = itertools.count()
-        self.journal: list[tuple[CheckpointRecord, Mapping[str, Blob], Sequence[TaskWrites]]] = []
-        """What :meth:`put` was given and no read has filed yet, in order (see :meth:`sync`)."""
+        self.journal: list[SaveEntry] = []
+        """Saves of runs not filed yet, in order (see :meth:`sync`). A run saves every
+        superstep and most checkpoints are never read, so it only appends here (atomic, no
+        lock); the first read files them into the lookup tables."""
 
     def put(
         self,
@@ -144,13 +149,12 @@ class InMemorySaver(BaseCheckpointSaver):
         blobs: Mapping[str, Blob],
         writes: Sequence[TaskWrites] = (),
     ) -> None:
-        # A run saves every superstep and most checkpoints are never read: they are filed
-        # into the lookup tables by the first read that needs them. ``list.append`` is
-        # atomic, so this needs no lock.
-        self.journal.append((record, blobs, writes))
+        with self.lock:
+            self.sync()
+            self._file(record, blobs, writes)
 
     def sync(self, thread_id: str | None = None) -> None:
-        """File what :meth:`put` journaled into the lookup tables (every read does it first).
+        """File the journal into the lookup tables (every read does it first).
 
         ``thread_id`` is accepted for symmetry with the readers; the journal is filed whole,
         in order, so a thread's checkpoints never overtake one another.
@@ -160,9 +164,12 @@ class InMemorySaver(BaseCheckpointSaver):
             return
         with self.lock:
             count = len(journal)
-            for record, blobs, writes in journal[:count]:
-                self._file(record, blobs, writes)
-            # Only the filed entries go: a put racing with this appends after them.
+            records = self.records
+            for entry in journal[:count]:
+                base = records[entry.thread_id][entry.base_id].blobs if entry.base_id else {}
+                record, blobs = build_record(entry, base)
+                self._file(record, blobs, entry.writes)
+            # Only the filed entries go: a save racing with this appends after them.
             del journal[:count]
 
     def _file(
