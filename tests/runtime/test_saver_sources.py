@@ -15,7 +15,7 @@ import pytest
 
 from sgdebug.runtime import START, StateGraph
 from sgdebug.runtime.checkpoint import BaseCheckpointSaver, InMemorySaver, SqliteSaver
-from sgdebug.runtime.checkpoint.base import task_id, time_ordered_ids
+from sgdebug.runtime.checkpoint.base import sequential_ids, task_id, time_ordered_ids
 
 
 class LoopState(TypedDict):
@@ -86,8 +86,9 @@ def test_default_timestamps_are_utc_iso_text_of_the_save_time(name: str) -> None
     assert times == sorted(times, reverse=True)
 
 
-def test_time_ordered_ids_increase_and_stay_unique_across_threads() -> None:
-    make = time_ordered_ids()
+@pytest.mark.parametrize("source", [time_ordered_ids, sequential_ids])
+def test_ids_increase_and_stay_unique_across_threads(source: Callable[[], Any]) -> None:
+    make = source()
     sequence = [make() for _ in range(5_000)]
     assert sequence == sorted(sequence) and len(set(sequence)) == len(sequence)
 
@@ -105,9 +106,27 @@ def test_time_ordered_ids_increase_and_stay_unique_across_threads() -> None:
     assert len(set(everything)) == len(everything)
 
 
-def test_ids_of_two_sources_differ_even_when_made_together() -> None:
-    first, second = time_ordered_ids(), time_ordered_ids()
+@pytest.mark.parametrize("source", [time_ordered_ids, sequential_ids])
+def test_ids_of_two_sources_differ_even_when_made_together(source: Callable[[], Any]) -> None:
+    first, second = source(), source()
     assert not {first() for _ in range(1_000)} & {second() for _ in range(1_000)}
+
+
+def test_sequential_ids_are_uuid_shaped_and_a_later_source_counts_from_a_later_id() -> None:
+    first = sequential_ids()
+    made = [first() for _ in range(70_000)]  # past 16 bits of counter
+    assert made == sorted(made)
+    second = sequential_ids()
+    assert second() > made[-1]
+    assert all(len(part) == n for part, n in zip(made[-1].split("-"), (8, 4, 4, 4, 12)))
+
+
+def test_memory_saver_ids_count_up_by_default() -> None:
+    saver = InMemorySaver()
+    two_steps(saver).invoke({"log": []}, CFG)
+    ids = [r.id for r in saver.list_records("t")]
+    assert ids == sorted(ids, reverse=True)
+    assert len({i[:24] for i in ids}) == 1  # one source: the prefix is shared
 
 
 def test_task_ids_are_uuid_shaped_and_depend_on_checkpoint_and_path() -> None:

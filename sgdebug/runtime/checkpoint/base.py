@@ -25,6 +25,7 @@ __all__ = [
     "TaskWrites",
     "build_record",
     "format_time",
+    "sequential_ids",
     "task_id",
     "time_ordered_ids",
     "utc_clock",
@@ -219,6 +220,24 @@ def time_ordered_ids() -> Callable[[], str]:
         last[0] = now
         h = f"{now:016x}{next(counter) & 0xFFFF:04x}"
         return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:]}-{node}"
+
+    return make
+
+
+def sequential_ids() -> Callable[[], str]:
+    """UUID-shaped ids that count up from a time-ordered first one: the source's creation
+    time and 16 random bits, then a 48-bit counter.
+
+    For a saver whose checkpoints are all made in one process (``InMemorySaver``): ids sort
+    in creation order and cost a third of :func:`time_ordered_ids`'s, whose clock reading
+    is what keeps ids from several processes on one file in time order.
+    """
+    h = f"{time.time_ns():016x}"
+    prefix = f"{h[:8]}-{h[8:12]}-{h[12:16]}-{os.urandom(2).hex()}-"
+    counter = itertools.count()
+
+    def make() -> str:
+        return f"{prefix}{next(counter):012x}"  # ``next`` is atomic: unique across threads
 
     return make
 

@@ -16,6 +16,7 @@ from sgdebug.runtime.checkpoint.base import (
     SaveEntry,
     TaskWrites,
     build_record,
+    sequential_ids,
     task_id,
     write_slots,
 )
@@ -127,7 +128,7 @@ class InMemorySaver(BaseCheckpointSaver):
         ids: Callable[[], str] | None = None,
         clock: Callable[[], str | float] | None = None,
     ) -> None:
-        super().__init__(ids=ids, clock=clock)
+        super().__init__(ids=ids or sequential_ids(), clock=clock)
         self.records: defaultdict[str, dict[str, CheckpointRecord]] = defaultdict(dict)
         self.blobs: defaultdict[str, dict[str, Blob]] = defaultdict(dict)
         self.writes: defaultdict[tuple[str, str], dict[str, dict[int, PendingWrite]]] = defaultdict(
