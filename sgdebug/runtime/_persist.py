@@ -35,6 +35,7 @@ RESUME = "__resume__"
 NULL_TASK = "00000000-0000-0000-0000-000000000000"
 """Task id of writes that belong to the checkpoint, not a task (a bare resume value)."""
 _ATOMS = frozenset((int, float, bool, type(None)))
+_NOTHING: frozenset[str] = frozenset()
 _PLAIN_CHANNELS = frozenset((LastValue, BinaryOperatorAggregate, EphemeralValue))
 """Channels whose ``checkpoint()`` is their ``value`` (read directly: one call less each)."""
 _new = tuple.__new__
@@ -127,9 +128,11 @@ class Persistence:
             # Only channels whose version moved can hold a new value.
             old = self.head_versions
             mutated = self.mutated
-            changed = [k for k, v in run.versions.items() if old.get(k) != v or k in mutated]
             if mutated:
+                changed = [k for k, v in run.versions.items() if old.get(k) != v or k in mutated]
                 self.mutated = set()
+            else:
+                changed = [k for k, v in run.versions.items() if old.get(k) != v]
         intact = self.intact
         encode, shadows, raw = saver.encode, self.shadow, saver.raw_types
         changes: list[tuple[str, Any]] = []
@@ -173,7 +176,9 @@ class Persistence:
                 changes,
                 # A run replaces (never changes) a node's seen versions: they can be shared.
                 dict(run.versions_seen),
-                self._user_metadata(run),
+                self._metadata[1]
+                if self._metadata[0] is None and "metadata" not in run.options.config
+                else self._user_metadata(run),
                 pending,
             ),
         )
@@ -285,7 +290,9 @@ class Persistence:
         if shadow is not None and kind is not None and (intact or _extends(value, shadow.value)):
             if shadow.shared:
                 added = value[len(shadow.value) :]
-                if _SHAREABLE.issuperset(map(type, added)):
+                if (len(added) == 1 and type(added[0]) in _SHAREABLE) or _SHAREABLE.issuperset(
+                    map(type, added)
+                ):
                     # One copy for every version: the stored value is a prefix of it.
                     shadow.value.extend(added)
                     shadow.obj = value
@@ -324,7 +331,7 @@ class Persistence:
         Called after the step's commit, and (``committed=False``) when a task failed, so a
         change made by a node before it raised is reported although nothing was written.
         """
-        updated = (run.updated or set()) if committed else set()
+        updated = (run.updated or _NOTHING) if committed else _NOTHING
         channels = run.channels
         for key, shadow in self.shadow.items():
             old = shadow.value

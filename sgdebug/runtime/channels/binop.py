@@ -71,6 +71,11 @@ class BinaryOperatorAggregate(BaseChannel):
         return self.value
 
     def update(self, values: Sequence[Any]) -> bool:
+        if len(values) == 1 and type(values[0]) is list and self.value is not MISSING:
+            # The usual step: one list folded in (a list is never an overwrite).
+            self.folded_from = self.value
+            self.value = self.operator(self.value, values[0])
+            return True
         if not values:
             return False
         seen_overwrite = False

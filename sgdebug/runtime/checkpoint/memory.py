@@ -265,8 +265,11 @@ class InMemorySaver(BaseCheckpointSaver):
         ]
 
     def encode(self, value: Any, channel: str) -> Any:
-        if type(value) in _IMMUTABLE:
+        kind = type(value)
+        if kind in _IMMUTABLE:
             return value  # kept as it is: nothing can change it
+        if kind is list and len(value) <= _BUDGET and _SCALARS.issuperset(map(type, value)):
+            return tuple(value)  # a list of scalars (tuples are stored as Frozen)
         frozen = freeze(value)
         if frozen is not None:
             return frozen
@@ -285,6 +288,8 @@ class InMemorySaver(BaseCheckpointSaver):
         kind = type(data)
         if kind in _IMMUTABLE:
             return data
+        if kind is tuple:
+            return list(data)
         if kind is Frozen:
             return data.thaw()
         if kind is Prefix:
