@@ -300,6 +300,9 @@ class Persistence:
                     data = saver.share_list(shadow.value, len(value))
                     assert data is not None  # ``shared`` is only set when the saver shares
                     return data
+                # Items that can change: later versions are stored as deltas on the shared
+                # one, since a caller reading them must get copies of those items.
+                shadow.shared = False
             chain = shadow.chain
             k = len(chain)
             base_id, base_len, base_depth = chain[k & (k - 1)]

@@ -476,3 +476,28 @@ def test_a_restored_shared_list_is_the_callers_own(long_run: LongRun) -> None:
     assert long_run.graph.get_state(target).values["log"] == [item(0), item(1), item(2)]
     later = long_run.graph.get_state(cfg(checkpoint_id=long_run.ids[5])).values["log"]
     assert later == [item(i) for i in range(5)]
+
+
+class MixedState(TypedDict):
+    log: Annotated[list[Any], operator.add]
+    n: int
+
+
+def test_a_dict_appended_to_a_shared_list_is_copied_for_every_reader() -> None:
+    # ``log`` starts as a shareable list of strings; a dict then joins it. A caller that
+    # changes the dict it read must not change the stored snapshots.
+    items: list[Any] = ["a", {"k": 1}, "b", "c"]
+    builder = StateGraph(MixedState)
+    builder.add_node("step", lambda s: {"log": [items[s["n"]]], "n": s["n"] + 1})
+    builder.add_edge(START, "step")
+    builder.add_conditional_edges(
+        "step", lambda s: "step" if s["n"] < len(items) else END, ["step", END]
+    )
+    graph = builder.compile(checkpointer=InMemorySaver())
+    graph.invoke({"log": [], "n": 0}, cfg())
+    for snapshot in graph.get_state_history(cfg()):
+        if len(snapshot.values.get("log", [])) > 1:
+            snapshot.values["log"][1]["k"] = 99
+    for snapshot in graph.get_state_history(cfg()):
+        log = snapshot.values.get("log", [])
+        assert log == items[: len(log)]

@@ -118,7 +118,7 @@ def test_sequential_ids_are_uuid_shaped_and_a_later_source_counts_from_a_later_i
     assert made == sorted(made)
     second = sequential_ids()
     assert second() > made[-1]
-    assert all(len(part) == n for part, n in zip(made[-1].split("-"), (8, 4, 4, 4, 12)))
+    assert [len(part) for part in made[-1].split("-")] == [8, 4, 4, 4, 12]
 
 
 def test_memory_saver_ids_count_up_by_default() -> None:
