@@ -58,8 +58,9 @@ class Shadow:
 
     value: Any
     """A copy of the stored value's containers."""
-    chain: list[tuple[str, int, int]]
-    """(blob id, length, depth) of the whole value and each append stored since."""
+    chain: list[Any]
+    """(blob id, length, depth) of the whole value and each append stored since; while
+    ``shared``, only the id of the checkpoint that stored the latest version."""
     obj: Any = MISSING
     """The channel's value object when it was stored (to spot a fold that appended to it)."""
     shared: bool = False
@@ -92,8 +93,8 @@ class Persistence:
         self._record: CheckpointRecord | None = None
         self.head_id: str | None = None
         """Id of the checkpoint the run is at (``None`` before its first save)."""
-        self.head_versions: Mapping[str, int] = {}
-        """Its channel versions."""
+        self.head_top = 0
+        """The highest channel version it was saved with."""
         self.shadow: dict[str, Shadow] = {}
         """Channel → what was last stored for it (for deltas and mutation checks)."""
         self.mutated: set[str] = set()
@@ -125,14 +126,15 @@ class Persistence:
         if prev_id is None:
             changed: Iterable[str] = channels
         else:
-            # Only channels whose version moved can hold a new value.
-            old = self.head_versions
+            # Only channels whose version moved can hold a new value; every version a run
+            # gives out is above those it gave out before.
+            top = self.head_top
             mutated = self.mutated
             if mutated:
-                changed = [k for k, v in run.versions.items() if old.get(k) != v or k in mutated]
+                changed = [k for k, v in run.versions.items() if v > top or k in mutated]
                 self.mutated = set()
             else:
-                changed = [k for k, v in run.versions.items() if old.get(k) != v]
+                changed = [k for k, v in run.versions.items() if v > top]
         intact = self.intact
         encode, shadows, raw = saver.encode, self.shadow, saver.raw_types
         changes: list[tuple[str, Any]] = []
@@ -140,14 +142,15 @@ class Persistence:
             channel = channels[key]
             plain = type(channel) in _PLAIN_CHANNELS  # their checkpoint() is their value
             value = channel.value if plain else channel.checkpoint()  # type: ignore[attr-defined]
-            if value is MISSING:
+            kind = type(value)
+            if kind in _ATOMS:  # no deltas, cannot be changed in place
+                if shadows and key in shadows:
+                    del shadows[key]
+                changes.append((key, value if kind in raw else encode(value, key)))
+            elif value is MISSING:
                 if prev_id is not None:
                     changes.append((key, GONE))
                 shadows.pop(key, None)
-            elif type(value) in _ATOMS:  # no deltas, cannot be changed in place
-                if key in shadows:
-                    del shadows[key]
-                changes.append((key, value if type(value) in raw else encode(value, key)))
             else:
                 changes.append((key, self._blob(key, value, checkpoint_id, key in intact)))
         if intact:
@@ -197,7 +200,7 @@ class Persistence:
                 raise
         self._record = record
         self.head_id = checkpoint_id
-        self.head_versions = versions
+        self.head_top = run.max_version
         emit = run.options.emit
         if emit is not None and emit.wants_checkpoints:
             saved = self.record
@@ -281,28 +284,35 @@ class Persistence:
         with this step's writes appended (no need to compare the whole list again).
         """
         saver = self.saver
+        shadow = self.shadow.get(key)
+        if (
+            shadow is not None
+            and shadow.shared
+            and type(value) is list
+            and (intact or _extends(value, shadow.value))
+        ):
+            master = shadow.value
+            added = value[len(master) :]
+            if (len(added) == 1 and type(added[0]) in _SHAREABLE) or _SHAREABLE.issuperset(
+                map(type, added)
+            ):
+                # One copy for every version: the stored value is a prefix of it.
+                master.extend(added)
+                shadow.obj = value
+                shadow.chain[0] = checkpoint_id  # (its blob id is made when needed)
+                data = saver.share_list(master, len(value))
+                assert data is not None  # ``shared`` is only set when the saver shares
+                return data
+            # Items that can change: later versions are stored as deltas on the shared one,
+            # since a caller reading them must get copies of those items.
+            shadow.shared = False
+            shadow.chain = [(f"{shadow.chain[0]}:{key}", len(master), 0)]
         encode = saver.encode
         blob_id = f"{checkpoint_id}:{key}"  # as build_record names it
-        shadow = self.shadow.get(key)
         kind: Literal["list", "str"] | None = (
             "list" if type(value) is list else "str" if type(value) is str else None
         )
         if shadow is not None and kind is not None and (intact or _extends(value, shadow.value)):
-            if shadow.shared:
-                added = value[len(shadow.value) :]
-                if (len(added) == 1 and type(added[0]) in _SHAREABLE) or _SHAREABLE.issuperset(
-                    map(type, added)
-                ):
-                    # One copy for every version: the stored value is a prefix of it.
-                    shadow.value.extend(added)
-                    shadow.obj = value
-                    shadow.chain = [(blob_id, len(value), 0)]
-                    data = saver.share_list(shadow.value, len(value))
-                    assert data is not None  # ``shared`` is only set when the saver shares
-                    return data
-                # Items that can change: later versions are stored as deltas on the shared
-                # one, since a caller reading them must get copies of those items.
-                shadow.shared = False
             chain = shadow.chain
             k = len(chain)
             base_id, base_len, base_depth = chain[k & (k - 1)]
@@ -323,7 +333,7 @@ class Persistence:
         if kind == "list" and _SHAREABLE.issuperset(map(type, copy)):
             data = saver.share_list(copy, len(copy))
             if data is not None:
-                self.shadow[key] = Shadow(copy, chain, value, shared=True)
+                self.shadow[key] = Shadow(copy, [checkpoint_id], value, shared=True)
                 return data
         self.shadow[key] = Shadow(copy, chain, value)
         return encode(value, key)
@@ -439,7 +449,7 @@ class Persistence:
             values[key] = read
         self._record = record
         self.head_id = record.id
-        self.head_versions = record.versions
+        self.head_top = max(record.versions.values(), default=0)
         return values
 
     def task_id(self, path: tuple[Any, ...]) -> str:
