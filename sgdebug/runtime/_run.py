@@ -141,6 +141,12 @@ class Run:
         """
         self.status = "running"
         self.breakpoint = None
+        options = self.options
+        if not (one_step or options.hooks or options.emit is not None):
+            if not (options.interrupt_before or options.interrupt_after):
+                status = self._run_unwatched()
+                if status is not None:
+                    return status
         while True:
             status = self._settle(one_step)
             if status is not None:
@@ -148,6 +154,45 @@ class Run:
             status = self._after_execute(self.execute())
             if status is not None:
                 return status
+
+    def _run_unwatched(self) -> Status | None:
+        """Run steps of one task each while they succeed, for a run nobody watches.
+
+        With no hooks, stream or breakpoints there is nothing to report or stop at between
+        plan, execute and commit; this does what :meth:`_settle`, :meth:`execute` and
+        :meth:`finish_execute` would, without their checks. Anything else (several tasks, a
+        failure, an interrupt, pending sends or writes, the end) is left in the state those
+        methods expect, and :meth:`advance` carries on with them (or returns the status of
+        a step that failed or was interrupted).
+        """
+        channels, persist = self.channels, self.persist
+        while self.phase == "plan":
+            if self.step > self.stop or self.prefill or channels[TASKS].is_available():
+                return None
+            tasks = self._pull_tasks()
+            self.tasks = tasks
+            if len(tasks) != 1:
+                self.phase = "execute" if tasks else "done"
+                return None
+            self.phase = "execute"
+            task = tasks[0]
+            self.run_task(task)
+            if not task.done:  # failed or interrupted: finish_execute deals with it
+                return self._after_execute(self.finish_execute(tasks))
+            if persist is not None:
+                persist.task_done(task, defer=True)
+            self.phase = "commit"
+            self._commit_step()
+        return None
+
+    def _commit_step(self) -> CommitRecord:
+        """:meth:`commit`, keeping the step's task writes if it fails."""
+        try:
+            return self.commit()
+        except BaseException:
+            if self.persist is not None:
+                self.persist.flush()  # the step's writes stay, as without a commit
+            raise
 
     async def aadvance(self, *, one_step: bool = False) -> Status:
         """:meth:`advance` for ``ainvoke``/``astream``: async nodes run on the event loop."""
@@ -184,12 +229,7 @@ class Run:
                     return self.status
             else:
                 committed = self.tasks
-                try:
-                    record = self.commit()
-                except BaseException:
-                    if self.persist is not None:
-                        self.persist.flush()  # the step's writes stay, as without a commit
-                    raise
+                record = self._commit_step()
                 after = self.options.interrupt_after
                 if after and self._should_stop(after, committed):
                     self._stop_at_breakpoint("after")
