@@ -393,11 +393,10 @@ class Persistence:
         if defer and task.error is None and not task.interrupts:
             saver = self.saver
             raw = saver.raw_types
-            encoded = task.writes or _NO_WRITES
-            for k, v in encoded:
-                if type(v) not in raw:  # else every value is stored as it is
-                    encoded = [(k, v if type(v) in raw else saver.encode(v, k)) for k, v in encoded]
-                    break
+            encoded = [
+                (k, v) if type(v) in raw else (k, saver.encode(v, k))
+                for k, v in task.writes or _NO_WRITES
+            ]
             self.pending.append(_new(TaskWrites, (task.name, task.path, encoded)))
             return
         self.flush()

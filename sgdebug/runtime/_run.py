@@ -7,6 +7,7 @@ import logging
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -86,7 +87,7 @@ class Run:
         """Set when the run saves checkpoints."""
         self.breakpoint: str | None = None
         """``"before"`` / ``"after"`` when a static breakpoint stopped the run."""
-        self.dirty: set[str] = set(graph.volatile)
+        self.dirty: AbstractSet[str] = frozenset(graph.volatile)
         """Volatile channels that may hold a value (written in the last commit)."""
         self._ids = _IdSource()
 
@@ -142,11 +143,11 @@ class Run:
         self.status = "running"
         self.breakpoint = None
         options = self.options
-        if not (one_step or options.hooks or options.emit is not None):
-            if not (options.interrupt_before or options.interrupt_after):
-                status = self._run_unwatched()
-                if status is not None:
-                    return status
+        stops = options.interrupt_before or options.interrupt_after
+        if not (one_step or stops or options.hooks or options.emit is not None):
+            status = self._run_unwatched()
+            if status is not None:
+                return status
         while True:
             status = self._settle(one_step)
             if status is not None:
@@ -768,9 +769,9 @@ class Run:
                     versions[key] = version
                     if channel.is_available():
                         updated.add(key)
-            self.dirty = set(volatile.intersection(grouped))
+            self.dirty = volatile.intersection(grouped)
         else:
-            self.dirty.update(k for k in grouped if k in volatile)
+            self.dirty = self.dirty.union(volatile.intersection(grouped))
         if clear and self.graph.trigger_keys.isdisjoint(updated):
             for key, channel in channels.items():
                 if channel.finish():

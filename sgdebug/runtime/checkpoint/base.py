@@ -234,10 +234,10 @@ def sequential_ids() -> Callable[[], str]:
     """
     h = f"{time.time_ns():016x}"
     prefix = f"{h[:8]}-{h[8:12]}-{h[12:16]}-{os.urandom(2).hex()}-"
-    counter = itertools.count()
+    counter = itertools.count(1 << 44)  # from here to 2**48, ``hex`` gives 12 digits
 
     def make() -> str:
-        return f"{prefix}{next(counter):012x}"  # ``next`` is atomic: unique across threads
+        return prefix + hex(next(counter))[2:]  # ``next`` is atomic: unique across threads
 
     return make
 
