@@ -771,7 +771,7 @@ class Run:
                         updated.add(key)
             self.dirty = volatile.intersection(grouped)
         else:
-            self.dirty = self.dirty.union(volatile.intersection(grouped))
+            self.dirty = self.dirty | volatile.intersection(grouped)
         if clear and self.graph.trigger_keys.isdisjoint(updated):
             for key, channel in channels.items():
                 if channel.finish():
