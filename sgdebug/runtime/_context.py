@@ -41,16 +41,26 @@ class ScopeOwner(Protocol):
 class TaskScope:
     """Per-task state reached through a context variable while the node runs."""
 
-    __slots__ = ("config", "counter", "owner", "resume", "task")
+    __slots__ = ("config", "counter", "outer", "owner", "resume", "task")
 
     def __init__(self, owner: ScopeOwner, task: Any, resume: list[Any]) -> None:
         self.owner = owner
         self.task = task
+        """The running task; ``None`` while a reused scope waits for the next one."""
         self.resume = resume
         """Answers to this task's interrupts, in call order."""
         self.counter = 0
         """How many times the node called ``interrupt()`` so far in this attempt."""
         self.config: dict[str, Any] | None = None
+        self.outer: TaskScope | None = None
+        """The scope that was current before this one (stands in while ``task`` is None)."""
+
+    def start(self, task: Any, resume: list[Any]) -> None:
+        """Make this (reused) scope the one of ``task``'s attempt."""
+        self.task = task
+        self.resume = resume
+        self.counter = 0
+        self.config = None
 
     def get_config(self) -> dict[str, Any]:
         """The task's config, built on first use."""
@@ -73,9 +83,16 @@ SCOPE: ContextVar[TaskScope | None] = ContextVar("sgdebug_task_scope", default=N
 
 def current_scope() -> TaskScope:
     """The scope of the running task; raises outside a task."""
-    scope = SCOPE.get()
+    scope = _current()
     if scope is None:
         raise RuntimeError("Called get_config outside of a runnable context")
+    return scope
+
+
+def _current() -> TaskScope | None:
+    scope = SCOPE.get()
+    while scope is not None and scope.task is None:
+        scope = scope.outer  # a reused scope between tasks stands for the one before it
     return scope
 
 
@@ -96,7 +113,7 @@ def get_config() -> dict[str, Any]:
 
 def get_stream_writer() -> Callable[[Any], None]:
     """The custom stream writer of the running task (a no-op outside a task)."""
-    scope = SCOPE.get()
+    scope = _current()
     return scope.writer if scope is not None else (lambda _chunk: None)
 
 

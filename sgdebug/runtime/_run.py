@@ -166,6 +166,17 @@ class Run:
         methods expect, and :meth:`advance` carries on with them (or returns the status of
         a step that failed or was interrupted).
         """
+        # One scope, made current once, serves every task (making one current per task
+        # costs more than the rest of a small task's bookkeeping).
+        scope = TaskScope(self, None, [])
+        scope.outer = SCOPE.get()
+        token = SCOPE.set(scope)
+        try:
+            return self._run_steps(scope)
+        finally:
+            SCOPE.reset(token)
+
+    def _run_steps(self, scope: TaskScope) -> Status | None:
         channels, persist = self.channels, self.persist
         while self.phase == "plan":
             if self.step > self.stop or self.prefill or channels[TASKS].is_available():
@@ -177,7 +188,7 @@ class Run:
                 return None
             self.phase = "execute"
             task = tasks[0]
-            self.run_task(task)
+            self.run_task(task, scope)
             if not task.done:  # failed or interrupted: finish_execute deals with it
                 return self._after_execute(self.finish_execute(tasks))
             if persist is not None:
@@ -524,13 +535,21 @@ class Run:
             self.phase = "commit"
         return paused
 
-    def run_task(self, task: Task) -> None:
-        """Execute one task (in this thread), recording writes, error or interrupts."""
+    def run_task(self, task: Task, scope: TaskScope | None = None) -> None:
+        """Execute one task (in this thread), recording writes, error or interrupts.
+
+        ``scope`` is a reused scope already current in this thread (see
+        :meth:`_run_unwatched`); without it, one is made current for the call.
+        """
         task.error, task.interrupts, task.writes, task.applied = None, (), [], None
         if task.resume is None:
             task.resume = []
-        scope = TaskScope(self, task, task.resume)
-        token = SCOPE.set(scope)
+        if scope is None:
+            scope = TaskScope(self, task, task.resume)
+            token = SCOPE.set(scope)
+        else:
+            scope.start(task, task.resume)
+            token = None
         try:
             task.writes = self.graph.call_task(self, task, scope)
             task.done = True
@@ -540,7 +559,10 @@ class Run:
             exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
             task.error = exc
         finally:
-            SCOPE.reset(token)
+            if token is None:
+                scope.task = None
+            else:
+                SCOPE.reset(token)
 
     async def arun_task(self, task: Task) -> None:
         """Execute one async task on the running event loop."""

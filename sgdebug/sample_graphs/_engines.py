@@ -25,6 +25,8 @@ class EngineAPI:
     Command: Any
     Overwrite: Any
     interrupt: Any
+    get_config: Any
+    get_stream_writer: Any
     add_messages: Any
     MessagesState: Any
     InMemorySaver: Any
@@ -63,6 +65,8 @@ def _sgdebug_api() -> EngineAPI:
         Command=rt.Command,
         Overwrite=rt.Overwrite,
         interrupt=rt.interrupt,
+        get_config=rt.get_config,
+        get_stream_writer=rt.get_stream_writer,
         add_messages=rt.add_messages,
         MessagesState=rt.MessagesState,
         InMemorySaver=rt.InMemorySaver,
@@ -86,6 +90,7 @@ def _langgraph_api() -> EngineAPI:
     from langgraph import managed as mv
     from langgraph import types as ty
     from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.config import get_config, get_stream_writer
     from langgraph.graph import END, START, MessagesState, StateGraph, add_messages
 
     return EngineAPI(
@@ -97,6 +102,8 @@ def _langgraph_api() -> EngineAPI:
         Command=ty.Command,
         Overwrite=ty.Overwrite,
         interrupt=ty.interrupt,
+        get_config=get_config,
+        get_stream_writer=get_stream_writer,
         add_messages=add_messages,
         MessagesState=MessagesState,
         InMemorySaver=InMemorySaver,

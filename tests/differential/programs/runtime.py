@@ -275,3 +275,51 @@ def invoke_with_updates_stream_mode(g: EngineAPI) -> Case:
         kwargs={"stream_mode": "updates"},
         expect=([{"a": {"log": ["a"]}}, {"b": {"log": ["b"]}}],),
     )
+
+
+def _where(g: EngineAPI) -> str:
+    """Which task ``get_config()`` says is running, or its error outside one."""
+    try:
+        meta = g.get_config()["metadata"]
+    except RuntimeError as exc:
+        return f"RuntimeError: {exc}"
+    return f"{meta['langgraph_node']}@{meta['langgraph_step']}"
+
+
+def _probed(g: EngineAPI) -> Any:
+    """A counter and a log whose reducer notes where it runs."""
+
+    def add(a: list[str], b: list[str]) -> list[str]:
+        return a + b + [f"reducer in {_where(g)}"]
+
+    # The functional form: its annotations are objects, not names to resolve.
+    fields: dict[str, Any] = {"n": int, "log": Annotated[list[str], add]}
+    return TypedDict("Probed", fields)  # type: ignore[operator]
+
+
+@program()
+def get_config_in_single_task_steps_and_their_reducer(g: EngineAPI) -> Case:
+    # Each step runs one task: nodes see their own step, and the reducer (applied when
+    # the step commits, after the task) runs outside any task.
+    def step(s: Any) -> dict[str, Any]:
+        return {"n": s["n"] + 1, "log": [f"node in {_where(g)}"]}
+
+    b = g.StateGraph(_probed(g)).add_node("a", step).add_node("b", step).add_node("c", step)
+    b.add_edge(g.START, "a").add_edge("a", "b").add_edge("b", "c")
+    return Case(b.compile(), inputs=({"n": 0, "log": []},))
+
+
+@program()
+def get_config_in_a_subgraph_node_and_its_reducer(g: EngineAPI) -> Case:
+    # The subgraph runs inside the parent's task: its reducer sees that task's config.
+    def inner(s: Any) -> dict[str, Any]:
+        return {"n": s["n"] + 1, "log": [f"inner in {_where(g)}"]}
+
+    sub = g.StateGraph(_probed(g)).add_node("inner", inner).add_edge(g.START, "inner").compile()
+
+    def outer(s: Any) -> dict[str, Any]:
+        out = sub.invoke({"n": s["n"], "log": []})
+        return {"n": out["n"], "log": out["log"] + [f"outer in {_where(g)}"]}
+
+    b = g.StateGraph(S).add_node("outer", outer).add_edge(g.START, "outer")
+    return Case(b.compile(), inputs=({"n": 0},))
