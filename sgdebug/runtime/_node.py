@@ -160,6 +160,8 @@ def return_writes(value: Any, target: WriteTarget, routes: list[Write]) -> list[
     """The state writes of a node's return value; routing (goto / Send) goes to ``routes``."""
     if type(value) is dict and not target.root:  # the common case first
         keys = target.state_keys
+        if keys.issuperset(value):
+            return list(value.items())
         return [(k, v) for k, v in value.items() if k in keys]
     if value is None:
         return []

@@ -62,7 +62,7 @@ class Run:
             k: c.copy() for k, c in graph.channel_specs.items()
         }
         self.versions: dict[str, int] = {}
-        self.versions_seen: defaultdict[str, dict[str, int]] = defaultdict(dict)
+        self.versions_seen: dict[str, dict[str, int]] = {}
         self.max_version = 0
         self.step = -1
         self.stop = -1 + options.recursion_limit + 1
@@ -116,9 +116,7 @@ class Run:
                 self.channels[key] = specs[key].from_checkpoint(value)
         self.versions = dict(record.versions)
         self.max_version = max(self.versions.values(), default=0)
-        self.versions_seen = defaultdict(
-            dict, {k: dict(v) for k, v in record.versions_seen.items()}
-        )
+        self.versions_seen = {k: dict(v) for k, v in record.versions_seen.items()}
         self.step = record.step + 1
         self.stop = record.step + self.options.recursion_limit + 1
         self.persist = persist

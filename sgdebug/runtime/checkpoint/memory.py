@@ -268,7 +268,10 @@ class InMemorySaver(BaseCheckpointSaver):
         kind = type(value)
         if kind in _IMMUTABLE:
             return value  # kept as it is: nothing can change it
-        if kind is list and len(value) <= _BUDGET and _SCALARS.issuperset(map(type, value)):
+        if kind is list and (
+            (len(value) == 1 and type(value[0]) in _SCALARS)
+            or (len(value) <= _BUDGET and _SCALARS.issuperset(map(type, value)))
+        ):
             return tuple(value)  # a list of scalars (tuples are stored as Frozen)
         frozen = freeze(value)
         if frozen is not None:
