@@ -97,6 +97,8 @@ class Persistence:
         """The highest channel version it was saved with."""
         self.shadow: dict[str, Shadow] = {}
         """Channel → what was last stored for it (for deltas and mutation checks)."""
+        self.atoms: dict[str, Any] = {}
+        """Channel → the number, bool or ``None`` stored for it last (not stored again)."""
         self.mutated: set[str] = set()
         """Channels found changed in place since the last save (stored again by it)."""
         self.intact: set[str] = set()
@@ -135,7 +137,7 @@ class Persistence:
                 self.mutated = set()
             else:
                 changed = [k for k, v in run.versions.items() if v > top]
-        intact = self.intact
+        intact, atoms = self.intact, self.atoms
         encode, shadows, raw = saver.encode, self.shadow, saver.raw_types
         changes: list[tuple[str, Any]] = []
         for key in changed:
@@ -144,10 +146,16 @@ class Persistence:
             value = channel.value if plain else channel.checkpoint()  # type: ignore[attr-defined]
             kind = type(value)
             if kind in _ATOMS:  # no deltas, cannot be changed in place
+                if atoms.get(key, MISSING) is value:
+                    continue  # the blob stored last holds this very value: keep pointing at it
+                atoms[key] = value
                 if shadows and key in shadows:
                     del shadows[key]
                 changes.append((key, value if kind in raw else encode(value, key)))
-            elif value is MISSING:
+                continue
+            if key in atoms:
+                del atoms[key]
+            if value is MISSING:
                 if prev_id is not None:
                     changes.append((key, GONE))
                 shadows.pop(key, None)
@@ -394,8 +402,8 @@ class Persistence:
             saver = self.saver
             raw = saver.raw_types
             encoded = [
-                (k, v) if type(v) in raw else (k, saver.encode(v, k))
-                for k, v in task.writes or _NO_WRITES
+                write if type(write[1]) in raw else (write[0], saver.encode(write[1], write[0]))
+                for write in task.writes or _NO_WRITES
             ]
             self.pending.append(_new(TaskWrites, (task.name, task.path, encoded)))
             return

@@ -501,3 +501,30 @@ def test_a_dict_appended_to_a_shared_list_is_copied_for_every_reader() -> None:
     for snapshot in graph.get_state_history(cfg()):
         log = snapshot.values.get("log", [])
         assert log == items[: len(log)]
+
+
+class FlagState(TypedDict):
+    flag: int | None
+    n: int
+
+
+@pytest.mark.parametrize("saver_name", ["memory", "sqlite"])
+def test_a_number_written_again_unchanged_is_stored_once(saver_name: str) -> None:
+    # ``flag`` is written every step; its value changes only at steps 3 and 6.
+    flags = [None, None, None, 7, 7, 7, None, None]
+    builder = StateGraph(FlagState)
+    builder.add_node("step", lambda s: {"flag": flags[s["n"]], "n": s["n"] + 1})
+    builder.add_edge(START, "step")
+    builder.add_conditional_edges(
+        "step", lambda s: "step" if s["n"] < len(flags) else END, ["step", END]
+    )
+    saver = SAVERS[saver_name]()
+    graph = builder.compile(checkpointer=saver)
+    graph.invoke({"n": 0}, cfg())
+    history = list(graph.get_state_history(cfg()))
+    loops = [s for s in history if (s.metadata or {})["source"] == "loop" and s.values.get("n")]
+    assert {s.values["n"]: s.values["flag"] for s in loops} == {
+        n: flags[n - 1] for n in range(1, len(flags) + 1)
+    }
+    flag_blobs = {r.blobs["flag"] for r in saver.list_records("t") if "flag" in r.blobs}
+    assert len(flag_blobs) == 3  # None, 7, None: one blob per change, not per write
