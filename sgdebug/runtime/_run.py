@@ -412,8 +412,12 @@ class Run:
             candidates = graph.sorted_names
         else:
             trigger_map = graph.trigger_to_nodes
-            hits = [trigger_map[ch] for ch in self.updated if ch in trigger_map]
-            candidates = hits[0] if len(hits) == 1 else sorted({n for ns in hits for n in ns})
+            hits = graph.trigger_keys.intersection(self.updated)
+            if len(hits) == 1:
+                (hit,) = hits
+                candidates = trigger_map[hit]
+            else:
+                candidates = sorted({n for ch in hits for n in trigger_map[ch]})
         tasks = []
         nodes, all_seen = graph.nodes, self.versions_seen
         step, stop, persist, ids = self.step, self.stop, self.persist, self._ids
@@ -658,28 +662,10 @@ class Run:
     ) -> Any:
         """The state as ``reader`` sees it with only this task's own writes applied."""
         channels = self.channels
-        overrides: dict[str, Any] = {}
         if task.applied is None:
-            state_keys = self.graph.state_keys
-            grouped: dict[str, list[Any]] = {}
-            for key, value in writes:
-                if key in state_keys:
-                    if key in grouped:
-                        grouped[key].append(value)
-                    else:
-                        grouped[key] = [value]
-            applied: dict[str, Any] = {}
-            for key, values in grouped.items():
-                channel = channels[key]
-                if len(values) == 1 and type(channel) in _REPLACING:
-                    overrides[key] = values[0]
-                else:
-                    channel = channel.copy()
-                    channel.update(values)
-                    applied[key] = channel
-                    overrides[key] = channel.peek()
-            task.applied = applied
+            overrides, task.applied = self._own_writes(writes)
         else:
+            overrides = {}
             for key, value in writes:
                 if key in self.graph.state_keys:
                     overrides[key] = value
@@ -689,6 +675,49 @@ class Run:
         if narrow is None and isinstance(raw, dict) and isinstance(state, dict):
             return {**raw, **state}
         return state
+
+    def _own_writes(self, writes: Sequence[Write]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """One task's state writes applied on their own: (key → new value, key → a copy of
+        its channel with them applied, for channels a write does not simply replace)."""
+        channels, state_keys = self.channels, self.graph.state_keys
+        overrides: dict[str, Any] = {}
+        applied: dict[str, Any] = {}
+        try:
+            for key, value in writes:  # usually each key once: no grouping needed
+                if key not in state_keys:
+                    continue
+                if key in overrides:
+                    return self._own_writes_grouped(writes)
+                channel = channels[key]
+                if type(channel) in _REPLACING:
+                    overrides[key] = value
+                else:
+                    channel = applied[key] = channel.copy()
+                    channel.update((value,))
+                    overrides[key] = channel.peek()
+        except Exception:
+            # Fail as the grouped application does (a key written twice may fail first).
+            return self._own_writes_grouped(writes)
+        return overrides, applied
+
+    def _own_writes_grouped(self, writes: Sequence[Write]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """:meth:`_own_writes` when a key is written more than once."""
+        channels, state_keys = self.channels, self.graph.state_keys
+        grouped: dict[str, list[Any]] = {}
+        for key, value in writes:
+            if key in state_keys:
+                grouped.setdefault(key, []).append(value)
+        overrides: dict[str, Any] = {}
+        applied: dict[str, Any] = {}
+        for key, values in grouped.items():
+            channel = channels[key]
+            if len(values) == 1 and type(channel) in _REPLACING:
+                overrides[key] = values[0]
+            else:
+                channel = applied[key] = channel.copy()
+                channel.update(values)
+                overrides[key] = channel.peek()
+        return overrides, applied
 
     # -- commit --------------------------------------------------------------------------
 
