@@ -45,6 +45,8 @@ _SPECIAL = frozenset(("__error__", "__interrupt__", "__resume__"))
 _NO_RECORD = CommitRecord(-1, ())
 """Returned by a commit nobody watches (no hooks): building a record per step costs time."""
 _REPLACING = (LastValue, EphemeralValue, UntrackedValue)
+_SET_BY_ONE = frozenset((LastValue, EphemeralValue))
+"""Channels whose value after a single write is that write, and that are then available."""
 """Channels whose value after a single write is that write."""
 _RESUME_LOCK = threading.Lock()
 
@@ -802,8 +804,8 @@ class Run:
                     updated.add(key)
                 continue
             channel = channels[key]
-            if type(channel) is LastValue and len(values) == 1:
-                channel.value = values[0]  # LastValue.update, without two method calls
+            if type(channel) in _SET_BY_ONE and len(values) == 1:
+                channel.value = values[0]  # type: ignore[attr-defined]  # update(), inlined
                 versions[key] = version
                 updated.add(key)
             elif channel.update(values):
