@@ -153,6 +153,18 @@ class Persistence:
                     del shadows[key]
                 changes.append((key, value if kind in raw else encode(value, key)))
                 continue
+            if key in intact and kind is list:
+                # The step appended to the list the saver shares (see _blob); one scalar
+                # appended is the usual step, handled here.
+                shadow = shadows[key]
+                master = shadow.value
+                size = len(master)
+                if shadow.shared and len(value) == size + 1 and type(value[size]) in _SHAREABLE:
+                    master.append(value[size])
+                    shadow.obj = value
+                    shadow.chain[0] = checkpoint_id
+                    changes.append((key, saver.share_list(master, size + 1)))
+                    continue
             if key in atoms:
                 del atoms[key]
             if value is MISSING:
