@@ -55,13 +55,6 @@ class TaskScope:
         self.outer: TaskScope | None = None
         """The scope that was current before this one (stands in while ``task`` is None)."""
 
-    def start(self, task: Any, resume: list[Any]) -> None:
-        """Make this (reused) scope the one of ``task``'s attempt."""
-        self.task = task
-        self.resume = resume
-        self.counter = 0
-        self.config = None
-
     def get_config(self) -> dict[str, Any]:
         """The task's config, built on first use."""
         if self.config is None:

@@ -16,7 +16,7 @@ from sgdebug.runtime._schema import (
     object_writes,
 )
 from sgdebug.runtime._state_graph import BranchSpec
-from sgdebug.runtime.channels import MISSING, BaseChannel
+from sgdebug.runtime.channels import MISSING, VALUE_CHANNELS, BaseChannel
 from sgdebug.runtime.errors import InvalidUpdateError, ParentCommand, troubleshooting
 from sgdebug.runtime.managed import ManagedValue
 from sgdebug.runtime.types import Command, Send
@@ -56,12 +56,19 @@ class Reader:
         values: dict[str, Any] = {}
         if overrides:
             for key in self.keys:
-                value = overrides[key] if key in overrides else channels[key].peek()
+                if key in overrides:
+                    value = overrides[key]
+                else:
+                    channel = channels[key]
+                    plain = type(channel) in VALUE_CHANNELS
+                    value = channel.value if plain else channel.peek()  # type: ignore[attr-defined]
                 if value is not MISSING:
                     values[key] = value
         else:
             for key in self.keys:
-                value = channels[key].peek()
+                channel = channels[key]
+                plain = type(channel) in VALUE_CHANNELS
+                value = channel.value if plain else channel.peek()  # type: ignore[attr-defined]
                 if value is not MISSING:
                     values[key] = value
         for key, manager in self.managed:

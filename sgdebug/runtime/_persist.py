@@ -8,12 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from sgdebug.runtime._constants import INTERRUPT
-from sgdebug.runtime.channels import (
-    MISSING,
-    BinaryOperatorAggregate,
-    EphemeralValue,
-    LastValue,
-)
+from sgdebug.runtime.channels import MISSING, VALUE_CHANNELS, BinaryOperatorAggregate
 from sgdebug.runtime.checkpoint.base import (
     GONE,
     BaseCheckpointSaver,
@@ -36,8 +31,6 @@ NULL_TASK = "00000000-0000-0000-0000-000000000000"
 """Task id of writes that belong to the checkpoint, not a task (a bare resume value)."""
 _ATOMS = frozenset((int, float, bool, type(None)))
 _NOTHING: frozenset[str] = frozenset()
-_PLAIN_CHANNELS = frozenset((LastValue, BinaryOperatorAggregate, EphemeralValue))
-"""Channels whose ``checkpoint()`` is their ``value`` (read directly: one call less each)."""
 _new = tuple.__new__
 """Builds a record or blob from a tuple of all its fields: a NamedTuple's own constructor
 is a Python function, and saving makes several per superstep."""
@@ -142,7 +135,7 @@ class Persistence:
         changes: list[tuple[str, Any]] = []
         for key in changed:
             channel = channels[key]
-            plain = type(channel) in _PLAIN_CHANNELS  # their checkpoint() is their value
+            plain = type(channel) in VALUE_CHANNELS  # their checkpoint() is their value
             value = channel.value if plain else channel.checkpoint()  # type: ignore[attr-defined]
             kind = type(value)
             if kind in _ATOMS:  # no deltas, cannot be changed in place

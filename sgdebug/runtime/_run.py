@@ -30,7 +30,15 @@ from sgdebug.runtime._task import (
     _path_key,
     command_input_writes,
 )
-from sgdebug.runtime.channels import BaseChannel, EphemeralValue, LastValue, UntrackedValue
+from sgdebug.runtime.channels import (
+    MISSING,
+    VALUE_CHANNELS,
+    BaseChannel,
+    EphemeralValue,
+    LastValue,
+    Topic,
+    UntrackedValue,
+)
 from sgdebug.runtime.errors import GraphInterrupt, GraphRecursionError, troubleshooting
 from sgdebug.runtime.types import Command, Interrupt
 
@@ -178,8 +186,10 @@ class Run:
 
     def _run_steps(self, scope: TaskScope) -> Status | None:
         channels, persist = self.channels, self.persist
+        sends = channels[TASKS]
+        assert type(sends) is Topic
         while self.phase == "plan":
-            if self.step > self.stop or self.prefill or channels[TASKS].is_available():
+            if self.step > self.stop or self.prefill or sends.values:
                 return None
             tasks = self._pull_tasks()
             self.tasks = tasks
@@ -194,7 +204,12 @@ class Run:
             if persist is not None:
                 persist.task_done(task, defer=True)
             self.phase = "commit"
-            self._commit_step()
+            try:
+                self.commit()
+            except BaseException:
+                if persist is not None:
+                    persist.flush()  # the step's writes stay, as without a commit
+                raise
         return None
 
     def _commit_step(self) -> CommitRecord:
@@ -427,8 +442,13 @@ class Run:
             node = nodes[name]
             seen = all_seen.get(name) or _NO_VERSIONS
             for trigger in node.triggers:
-                if versions.get(trigger, 0) > seen.get(trigger, 0) and (
-                    channels[trigger].is_available()
+                if versions.get(trigger, 0) <= seen.get(trigger, 0):
+                    continue
+                channel = channels[trigger]
+                if (
+                    channel.value is not MISSING  # type: ignore[attr-defined]
+                    if type(channel) in VALUE_CHANNELS
+                    else channel.is_available()
                 ):
                     if name == START:
                         state = channels[START].get()
@@ -551,8 +571,8 @@ class Run:
         if scope is None:
             scope = TaskScope(self, task, task.resume)
             token = SCOPE.set(scope)
-        else:
-            scope.start(task, task.resume)
+        else:  # start the reused scope on this task's attempt
+            scope.task, scope.resume, scope.counter, scope.config = task, task.resume, 0, None
             token = None
         try:
             task.writes = self.graph.call_task(self, task, scope)
@@ -800,7 +820,11 @@ class Run:
                 # The task's conditional edge already reduced exactly these writes.
                 channel = channels[key] = applied[key]
                 versions[key] = version
-                if channel.is_available():
+                if (
+                    channel.value is not MISSING  # type: ignore[attr-defined]
+                    if type(channel) in VALUE_CHANNELS
+                    else channel.is_available()
+                ):
                     updated.add(key)
                 continue
             channel = channels[key]

@@ -6,7 +6,7 @@ import copy
 import itertools
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from sgdebug.runtime.checkpoint.base import (
     BaseCheckpointSaver,
@@ -25,6 +25,7 @@ from sgdebug.runtime.checkpoint.serde import SerializationError
 __all__ = ["InMemorySaver"]
 
 _REF = b"\x00ref:"
+_new = tuple.__new__
 _SCALARS = frozenset((int, float, str, bool, type(None), bytes))
 _STR = frozenset((str,))
 _IMMUTABLE: frozenset[type] = frozenset((int, float, str, bool, type(None)))
@@ -51,14 +52,11 @@ class Frozen:
         return data
 
 
-class Prefix:
+class Prefix(NamedTuple):
     """The first ``length`` items of an append-only list of scalars (see ``share_list``)."""
 
-    __slots__ = ("items", "length")
-
-    def __init__(self, items: list[Any], length: int) -> None:
-        self.items = items
-        self.length = length
+    items: list[Any]
+    length: int
 
 
 def freeze(value: Any) -> Frozen | None:
@@ -95,7 +93,7 @@ class InMemorySaver(BaseCheckpointSaver):
     journals = True
 
     def share_list(self, items: list[Any], length: int) -> Any | None:
-        return Prefix(items, length)
+        return _new(Prefix, (items, length))  # (the NamedTuple constructor is slower)
 
     def stored_bytes(self, thread_id: str | None = None) -> int:
         """Encoded size of the values held for ``thread_id`` (every thread when ``None``).
