@@ -192,7 +192,11 @@ class CompiledStateGraph:
             value = Command(update=exc.command.update, goto=exc.command.goto)
         if type(value) not in PLAIN and inspect.isawaitable(value):
             value = await_sync(value)
-        return self._finish_call(run, task, value)
+        routes: list[Write] = []
+        writes = return_writes(value, self.target, routes)
+        task.writes = writes
+        branched = run.branch_writes(task, writes, value if isinstance(value, dict) else None)
+        return writes + routes + branched if routes else writes + branched
 
     async def acall_task(self, run: Run, task: Task, scope: TaskScope) -> list[Write]:
         """:meth:`call_task` for an async node."""
@@ -203,13 +207,6 @@ class CompiledStateGraph:
         task.writes = writes
         raw = value if isinstance(value, dict) else None
         return writes + routes + await run.abranch_writes(task, writes, raw)
-
-    def _finish_call(self, run: Run, task: Task, value: Any) -> list[Write]:
-        routes: list[Write] = []
-        writes = return_writes(value, self.target, routes)
-        task.writes = writes
-        raw = value if isinstance(value, dict) else None
-        return writes + routes + run.branch_writes(task, writes, raw)
 
     def _kwargs(self, run: Run, node: CompiledNode, scope: TaskScope) -> dict[str, Any]:
         names = node.injection.names

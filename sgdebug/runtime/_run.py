@@ -58,6 +58,11 @@ _SET_BY_ONE = frozenset((LastValue, EphemeralValue))
 """Channels whose value after a single write is that write."""
 _RESUME_LOCK = threading.Lock()
 
+
+class _WrittenTwice(Exception):
+    """A task wrote one key twice: its writes are applied grouped by key."""
+
+
 Phase = Literal["plan", "execute", "commit", "done"]
 Status = Literal["running", "paused", "done", "interrupted", "error"]
 
@@ -685,7 +690,27 @@ class Run:
         """The state as ``reader`` sees it with only this task's own writes applied."""
         channels = self.channels
         if task.applied is None:
-            overrides, task.applied = self._own_writes(writes)
+            # One task's writes applied on their own: usually each key once, applied as
+            # they come; a key written twice (or a failure) goes to the grouped version.
+            state_keys = self.graph.state_keys
+            overrides: dict[str, Any] = {}
+            applied: dict[str, Any] = {}
+            try:
+                for key, value in writes:
+                    if key not in state_keys:
+                        continue
+                    if key in overrides:
+                        raise _WrittenTwice
+                    channel = channels[key]
+                    if type(channel) in _REPLACING:
+                        overrides[key] = value
+                    else:
+                        channel = applied[key] = channel.copy()
+                        channel.update((value,))
+                        overrides[key] = channel.peek()
+            except Exception:
+                overrides, applied = self._own_writes_grouped(writes)
+            task.applied = applied
         else:
             overrides = {}
             for key, value in writes:
@@ -698,32 +723,10 @@ class Run:
             return {**raw, **state}
         return state
 
-    def _own_writes(self, writes: Sequence[Write]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """One task's state writes applied on their own: (key → new value, key → a copy of
-        its channel with them applied, for channels a write does not simply replace)."""
-        channels, state_keys = self.channels, self.graph.state_keys
-        overrides: dict[str, Any] = {}
-        applied: dict[str, Any] = {}
-        try:
-            for key, value in writes:  # usually each key once: no grouping needed
-                if key not in state_keys:
-                    continue
-                if key in overrides:
-                    return self._own_writes_grouped(writes)
-                channel = channels[key]
-                if type(channel) in _REPLACING:
-                    overrides[key] = value
-                else:
-                    channel = applied[key] = channel.copy()
-                    channel.update((value,))
-                    overrides[key] = channel.peek()
-        except Exception:
-            # Fail as the grouped application does (a key written twice may fail first).
-            return self._own_writes_grouped(writes)
-        return overrides, applied
-
     def _own_writes_grouped(self, writes: Sequence[Write]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """:meth:`_own_writes` when a key is written more than once."""
+        """One task's state writes applied on their own, grouped by key: (key → new value,
+        key → a copy of its channel with them applied, for channels a write does not simply
+        replace). The grouped application decides which failure a step reports."""
         channels, state_keys = self.channels, self.graph.state_keys
         grouped: dict[str, list[Any]] = {}
         for key, value in writes:
