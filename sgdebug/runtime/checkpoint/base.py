@@ -226,20 +226,18 @@ def time_ordered_ids() -> Callable[[], str]:
 
 def sequential_ids() -> Callable[[], str]:
     """UUID-shaped ids that count up from a time-ordered first one: the source's creation
-    time and 16 random bits, then a 48-bit counter.
+    time and 16 random bits, then a counter in the last 12 digits.
 
     For a saver whose checkpoints are all made in one process (``InMemorySaver``): ids sort
-    in creation order and cost a third of :func:`time_ordered_ids`'s, whose clock reading
-    is what keeps ids from several processes on one file in time order.
+    in creation order and cost a fraction of :func:`time_ordered_ids`'s, whose clock
+    reading is what keeps ids from several processes on one file in time order.
     """
     h = f"{time.time_ns():016x}"
     prefix = f"{h[:8]}-{h[8:12]}-{h[12:16]}-{os.urandom(2).hex()}-"
-    counter = itertools.count(1 << 44)  # from here to 2**48, ``hex`` gives 12 digits
-
-    def make() -> str:
-        return prefix + hex(next(counter))[2:]  # ``next`` is atomic: unique across threads
-
-    return make
+    # Decimal digits are hex digits too: 10**11 .. 10**12 - 1 all have 12 of them, so the
+    # ids sort as they count. Made by iterators implemented in C: no Python frame per id,
+    # and ``__next__`` is atomic, so ids stay unique across threads.
+    return map(prefix.__add__, map(str, itertools.count(10**11))).__next__
 
 
 def utc_clock() -> str:
