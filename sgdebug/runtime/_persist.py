@@ -103,6 +103,7 @@ class Persistence:
         """Writes of finished tasks not stored yet: the next save stores them with its
         checkpoint, in one call (see :meth:`task_done`)."""
         self._metadata: tuple[Any, Mapping[str, Any]] = (None, {})
+        self._raw, self._encode = saver.raw_types, saver.encode
 
     # -- saving ----------------------------------------------------------------------------
 
@@ -404,13 +405,7 @@ class Persistence:
         if self.head_id is None:
             return
         if defer and task.error is None and not task.interrupts:
-            saver = self.saver
-            raw = saver.raw_types
-            encoded = [
-                write if type(write[1]) in raw else (write[0], saver.encode(write[1], write[0]))
-                for write in task.writes or _NO_WRITES
-            ]
-            self.pending.append(_new(TaskWrites, (task.name, task.path, encoded)))
+            self.defer(task)
             return
         self.flush()
         path = task.path
@@ -425,6 +420,18 @@ class Persistence:
         if not writes:
             writes = [PendingWrite(task.id, task.name, path, "__no_writes__", None)]
         self.saver.put_writes(self.thread_id, self.head_id, writes)
+
+    def defer(self, task: Task) -> None:
+        """Keep the writes of ``task`` (finished, and not failed or interrupted) for the next
+        :meth:`save` (see :meth:`task_done`)."""
+        if self.head_id is None:
+            return
+        raw, encode = self._raw, self._encode
+        encoded = [
+            write if type(write[1]) in raw else (write[0], encode(write[1], write[0]))
+            for write in task.writes or _NO_WRITES
+        ]
+        self.pending.append(_new(TaskWrites, (task.name, task.path, encoded)))
 
     def flush(self) -> None:
         """Store the deferred writes of finished tasks now (the step will not be saved)."""

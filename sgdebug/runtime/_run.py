@@ -207,7 +207,7 @@ class Run:
             if not task.done:  # failed or interrupted: finish_execute deals with it
                 return self._after_execute(self.finish_execute(tasks))
             if persist is not None:
-                persist.task_done(task, defer=True)
+                persist.defer(task)
             self.phase = "commit"
             try:
                 self.commit()
