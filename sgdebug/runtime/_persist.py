@@ -88,6 +88,8 @@ class Persistence:
         """Id of the checkpoint the run is at (``None`` before its first save)."""
         self.head_top = 0
         """The highest channel version it was saved with."""
+        self.head_applies = -1
+        """``run.applies`` when it was saved (-1: loaded, not saved by this run)."""
         self.shadow: dict[str, Shadow] = {}
         """Channel → what was last stored for it (for deltas and mutation checks)."""
         self.atoms: dict[str, Any] = {}
@@ -108,12 +110,21 @@ class Persistence:
     # -- saving ----------------------------------------------------------------------------
 
     def save(
-        self, run: Run, source: Source, step: int | None = None, *, parent: str | None = ""
+        self,
+        run: Run,
+        source: Source,
+        step: int | None = None,
+        *,
+        parent: str | None = "",
+        moved: Iterable[str] | None = None,
     ) -> CheckpointRecord | None:
         """Store the run's current channels as a new checkpoint.
 
-        Returns its record, or ``None`` when the saver journals (:attr:`record` then builds
-        it on demand): a run saves every superstep and seldom looks back.
+        ``moved``: the channels whose version the run's last application of writes moved
+        (a commit's); used when nothing else was applied since the last save. Returns the
+        record, or
+        ``None`` when the saver journals (:attr:`record` then builds it on demand): a run
+        saves every superstep and seldom looks back.
         """
         saver = self.saver
         checkpoint_id = saver.new_id()
@@ -129,6 +140,8 @@ class Persistence:
             if mutated:
                 changed = [k for k, v in run.versions.items() if v > top or k in mutated]
                 self.mutated = set()
+            elif moved is not None and run.applies == self.head_applies + 1:
+                changed = moved
             else:
                 changed = [k for k, v in run.versions.items() if v > top]
         intact, atoms = self.intact, self.atoms
@@ -215,6 +228,7 @@ class Persistence:
         self._record = record
         self.head_id = checkpoint_id
         self.head_top = run.max_version
+        self.head_applies = run.applies
         emit = run.options.emit
         if emit is not None and emit.wants_checkpoints:
             saved = self.record
@@ -469,6 +483,7 @@ class Persistence:
         self._record = record
         self.head_id = record.id
         self.head_top = max(record.versions.values(), default=0)
+        self.head_applies = -1
         return values
 
     def task_id(self, path: tuple[Any, ...]) -> str:

@@ -83,6 +83,10 @@ class Run:
         self.stop = -1 + options.recursion_limit + 1
         self.tasks: list[Task] = []
         self.updated: set[str] | None = None
+        self.moved: AbstractSet[str] = frozenset()
+        """Channels whose version the last application of writes moved."""
+        self.applies = 0
+        """How many times writes were applied (tells a save whether ``moved`` is all)."""
         self.phase: Phase = "plan"
         self.status: Status = "running"
         self.last_commit: CommitRecord | None = None
@@ -791,7 +795,7 @@ class Run:
             self.deferred = []
         if self.persist is not None:
             self.persist.check_mutations(self, tasks)
-            self.persist.save(self, "loop")
+            self.persist.save(self, "loop", moved=self.moved)  # (see save)
         self.tasks = []
         self.step += 1
         self.phase = "plan"
@@ -814,10 +818,12 @@ class Run:
         self.max_version += 1
         version = self.max_version
         updated: set[str] = set()
+        unlisted: list[str] = []  # versions moved, but not in ``updated``
         if consumed:
             for key in consumed:
                 if key in channels and channels[key].consume():
                     versions[key] = version
+                    unlisted.append(key)
         for key, values in grouped.items():
             if applied and key in applied:
                 # The task's conditional edge already reduced exactly these writes.
@@ -829,6 +835,8 @@ class Run:
                     else channel.is_available()
                 ):
                     updated.add(key)
+                else:
+                    unlisted.append(key)
                 continue
             channel = channels[key]
             if type(channel) in _SET_BY_ONE and len(values) == 1:
@@ -839,6 +847,8 @@ class Run:
                 versions[key] = version
                 if channel.is_available():
                     updated.add(key)
+                else:
+                    unlisted.append(key)
         volatile = self.graph.volatile_set
         if clear:
             for key in self.dirty:
@@ -847,6 +857,8 @@ class Run:
                     versions[key] = version
                     if channel.is_available():
                         updated.add(key)
+                    else:
+                        unlisted.append(key)
             self.dirty = volatile.intersection(grouped)
         else:
             self.dirty = self.dirty | volatile.intersection(grouped)
@@ -859,6 +871,8 @@ class Run:
             self.updated = updated if clear else None
         else:
             self.updated = self.updated | updated
+        self.moved = updated.union(unlisted) if unlisted else updated
+        self.applies += 1
         if not quiet:
             if not self.watched_changed and self.options.watch:
                 self.watched_changed = not self.options.watch.isdisjoint(updated)
