@@ -144,8 +144,8 @@ class Persistence:
                 changed = moved
             else:
                 changed = [k for k, v in run.versions.items() if v > top]
-        intact, atoms = self.intact, self.atoms
-        encode, shadows, raw = saver.encode, self.shadow, saver.raw_types
+        intact, atoms, shadows = self.intact, self.atoms, self.shadow
+        encode, raw = self._encode, self._raw
         changes: list[tuple[str, Any]] = []
         for key in changed:
             channel = channels[key]
@@ -373,12 +373,12 @@ class Persistence:
         change made by a node before it raised is reported although nothing was written.
         """
         updated = (run.updated or _NOTHING) if committed else _NOTHING
-        channels = run.channels
+        channels, intact = run.channels, self.intact
         for key, shadow in self.shadow.items():
             old = shadow.value
-            if not isinstance(old, _NESTED):
+            if type(old) not in _NESTED_SET:  # (a shadow copies only these containers)
                 continue
-            channel = channels.get(key)
+            channel = channels.get(key)  # (a checkpoint may hold a channel the graph lost)
             if channel is None:
                 continue
             if key in updated:
@@ -386,15 +386,14 @@ class Persistence:
                     # The commit built the list as ``stored object + writes``.
                     type(channel) is BinaryOperatorAggregate
                     and channel.folded_from is shadow.obj
-                    and channel.operator is operator.add
-                    and type(shadow.obj) is list
                     and type(channel.value) is list
+                    and channel.operator is operator.add
                 ):
                     continue  # replaced by its writes: an earlier in-place change is gone
                 # ``old + writes`` was computed from the stored object: if that object no
                 # longer equals what was stored, a node changed it before the commit.
                 if shadow.obj == old:
-                    self.intact.add(key)
+                    intact.add(key)
                     continue
             else:
                 value = channel.checkpoint()
