@@ -440,10 +440,10 @@ class Persistence:
         if self.head_id is None:
             return
         raw, encode = self._raw, self._encode
-        encoded = [
-            write if type(write[1]) in raw else (write[0], encode(write[1], write[0]))
-            for write in task.writes or _NO_WRITES
-        ]
+        encoded: list[tuple[str, Any]] = []
+        for write in task.writes or _NO_WRITES:  # (a loop: cheaper than a comprehension here)
+            key, value = write
+            encoded.append(write if type(value) in raw else (key, encode(value, key)))
         self.pending.append(_new(TaskWrites, (task.name, task.path, encoded)))
 
     def flush(self) -> None:

@@ -653,7 +653,9 @@ class Run:
             result = branch.path(state)
             if type(result) is str:
                 # A node name (or path-map key): its routing writes are the same every time.
-                cache = node.route_cache.setdefault(branch.name, {})
+                cache = node.route_cache.get(branch.name)
+                if cache is None:
+                    cache = node.route_cache[branch.name] = {}
                 routes = cache.get(result)
                 if routes is None:
                     dests = branch_destinations(branch, result)
