@@ -34,6 +34,7 @@ from sgdebug.runtime.channels import (
     MISSING,
     VALUE_CHANNELS,
     BaseChannel,
+    BinaryOperatorAggregate,
     EphemeralValue,
     LastValue,
     Topic,
@@ -710,6 +711,9 @@ class Run:
                     channel = channels[key]
                     if type(channel) in _REPLACING:
                         overrides[key] = value
+                    elif type(channel) is BinaryOperatorAggregate:
+                        channel = applied[key] = channel.folded(value)
+                        overrides[key] = channel.value
                     else:
                         channel = applied[key] = channel.copy()
                         channel.update((value,))

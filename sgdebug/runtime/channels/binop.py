@@ -102,6 +102,18 @@ class BinaryOperatorAggregate(BaseChannel):
                 self.value = self.operator(self.value, write)
         return True
 
+    def folded(self, write: Any) -> Self:
+        """A copy with ``write`` applied: ``copy()`` then ``update([write])``, in one call."""
+        if type(write) is not list or self.value is MISSING:
+            new = self.copy()
+            new.update((write,))
+            return new
+        new = object.__new__(type(self))
+        new.typ, new.key, new.operator = self.typ, self.key, self.operator
+        new.folded_from = self.value
+        new.value = self.operator(self.value, write)
+        return new
+
     def checkpoint(self) -> Any:
         return self.value
 
