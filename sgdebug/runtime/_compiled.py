@@ -34,6 +34,7 @@ from sgdebug.runtime._stream import Emitter
 from sgdebug.runtime._task import _await as await_sync
 from sgdebug.runtime._threads import get_state, get_state_history, start_run, update_state
 from sgdebug.runtime.channels import (
+    VALUE_CHANNELS,
     BaseChannel,
     BinaryOperatorAggregate,
     EphemeralValue,
@@ -94,7 +95,7 @@ class CompiledStateGraph:
             self.root,
             frozenset(builder.nodes),
         )
-        self.state_reader = make_reader(builder.state_schema, builder.schemas[builder.state_schema])
+        self.state_reader = self._reader(builder.state_schema)
         self.nodes: dict[str, CompiledNode] = {START: self._start_node()}
         for spec in builder.nodes.values():
             self.nodes[spec.name] = self._node(spec)
@@ -152,7 +153,12 @@ class CompiledStateGraph:
         return edges, joins, branches
 
     def _reader(self, schema: Any) -> Reader:
-        return make_reader(schema, self.builder.schemas[schema])
+        reader = make_reader(schema, self.builder.schemas[schema])
+        specs = self.channel_specs
+        reader.plain = not (reader.root or reader.managed or reader.coerce) and all(
+            type(specs.get(k)) in VALUE_CHANNELS for k in reader.keys
+        )
+        return reader
 
     def _start_node(self) -> CompiledNode:
         edges, joins, branches = self._edges_from(START)

@@ -41,6 +41,9 @@ class Reader:
     """Whether the state is the single ``__root__`` channel."""
     coerce: bool
     """Whether the input dict becomes a dataclass / pydantic instance."""
+    plain: bool = False
+    """A dict of channel values only, every channel one of ``VALUE_CHANNELS`` (set by the
+    compiled graph, which knows the channels): read without the other checks."""
 
     def read(
         self,
@@ -50,10 +53,24 @@ class Reader:
         overrides: Mapping[str, Any] | None = None,
     ) -> Any:
         """The value of this schema's view of ``channels`` (values in ``overrides`` win)."""
+        values: dict[str, Any] = {}
+        if self.plain:
+            if overrides:
+                for key in self.keys:
+                    value = (
+                        overrides[key] if key in overrides else channels[key].value  # type: ignore[attr-defined]
+                    )
+                    if value is not MISSING:
+                        values[key] = value
+            else:
+                for key in self.keys:
+                    value = channels[key].value  # type: ignore[attr-defined]
+                    if value is not MISSING:
+                        values[key] = value
+            return values
         if self.root:
             value = overrides[ROOT] if overrides and ROOT in overrides else channels[ROOT].peek()
             return None if value is MISSING else value
-        values: dict[str, Any] = {}
         if overrides:
             for key in self.keys:
                 if key in overrides:
