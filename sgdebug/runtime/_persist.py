@@ -32,8 +32,8 @@ NULL_TASK = "00000000-0000-0000-0000-000000000000"
 _ATOMS = frozenset((int, float, bool, type(None)))
 _NOTHING: frozenset[str] = frozenset()
 _new = tuple.__new__
-"""Builds a record or blob from a tuple of all its fields: a NamedTuple's own constructor
-is a Python function, and saving makes several per superstep."""
+"""Builds a NamedTuple from a tuple of all its fields: its own constructor is a Python
+function, and saving makes several per superstep."""
 _NO_WRITES = (("__no_writes__", None),)
 MAX_DELTA_DEPTH = 48
 """A delta chain longer than this is cut by storing the value whole again."""
@@ -121,10 +121,10 @@ class Persistence:
         """Store the run's current channels as a new checkpoint.
 
         ``moved``: the channels whose version the run's last application of writes moved
-        (a commit's); used when nothing else was applied since the last save. Returns the
-        record, or
-        ``None`` when the saver journals (:attr:`record` then builds it on demand): a run
-        saves every superstep and seldom looks back.
+        (a commit's); used when nothing else was applied since the last save.
+
+        Returns the record, or ``None`` when the saver journals (:attr:`record` then builds
+        it on demand): a run saves every superstep and seldom looks back.
         """
         saver = self.saver
         checkpoint_id = saver.new_id()

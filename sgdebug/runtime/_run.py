@@ -54,9 +54,9 @@ _SPECIAL = frozenset(("__error__", "__interrupt__", "__resume__"))
 _NO_RECORD = CommitRecord(-1, ())
 """Returned by a commit nobody watches (no hooks): building a record per step costs time."""
 _REPLACING = (LastValue, EphemeralValue, UntrackedValue)
+"""Channels whose value after a single write is that write."""
 _SET_BY_ONE = frozenset((LastValue, EphemeralValue))
 """Channels whose value after a single write is that write, and that are then available."""
-"""Channels whose value after a single write is that write."""
 _RESUME_LOCK = threading.Lock()
 
 
@@ -214,12 +214,7 @@ class Run:
             if persist is not None:
                 persist.defer(task)
             self.phase = "commit"
-            try:
-                self.commit()
-            except BaseException:
-                if persist is not None:
-                    persist.flush()  # the step's writes stay, as without a commit
-                raise
+            self._commit_step()
         return None
 
     def _commit_step(self) -> CommitRecord:
