@@ -13,12 +13,14 @@ from sgdebug.runtime.checkpoint.base import (
     GONE,
     BaseCheckpointSaver,
     Blob,
+    CheckpointId,
     CheckpointRecord,
     PendingWrite,
     SaveEntry,
     Source,
     TaskWrites,
     build_record,
+    id_text,
 )
 from sgdebug.runtime.checkpoint.base import task_id as make_task_id
 
@@ -84,8 +86,9 @@ class Persistence:
         self.saver = saver
         self.thread_id = thread_id
         self._record: CheckpointRecord | None = None
-        self.head_id: str | None = None
-        """Id of the checkpoint the run is at (``None`` before its first save)."""
+        self.head: CheckpointId | None = None
+        """Id of the checkpoint the run is at, as the saver made it (``None`` before the
+        first save; see :attr:`head_id` for its text)."""
         self.head_top = 0
         """The highest channel version it was saved with."""
         self.head_applies = -1
@@ -128,7 +131,7 @@ class Persistence:
         """
         saver = self.saver
         checkpoint_id = saver.new_id()
-        prev_id = self.head_id
+        prev_id = self.head
         channels = run.channels
         if prev_id is None:
             changed: Iterable[str] = channels
@@ -226,7 +229,7 @@ class Persistence:
                     self.flush()
                 raise
         self._record = record
-        self.head_id = checkpoint_id
+        self.head = checkpoint_id
         self.head_top = run.max_version
         self.head_applies = run.applies
         emit = run.options.emit
@@ -246,11 +249,16 @@ class Persistence:
         return record
 
     @property
+    def head_id(self) -> str | None:
+        """The text of :attr:`head`."""
+        return None if self.head is None else id_text(self.head)
+
+    @property
     def record(self) -> CheckpointRecord | None:
         """The checkpoint the run is at (its last save, or the one it was loaded from)."""
         record = self._record
-        if record is None and self.head_id is not None:
-            record = self._record = self.saver.get_record(self.thread_id, self.head_id)
+        if record is None and self.head is not None:
+            record = self._record = self.saver.get_record(self.thread_id, id_text(self.head))
         return record
 
     def emit_resumed(self, run: Run) -> None:
@@ -304,7 +312,7 @@ class Persistence:
             self._metadata = (given, copy)
         return copy
 
-    def _blob(self, key: str, value: Any, checkpoint_id: str, intact: bool = False) -> Any:
+    def _blob(self, key: str, value: Any, checkpoint_id: CheckpointId, intact: bool = False) -> Any:
         """What to store for ``value``: a :class:`Blob` appending to the last one stored when
         it extends it, else the value's stored data.
 
@@ -334,9 +342,9 @@ class Persistence:
             # Items that can change: later versions are stored as deltas on the shared one,
             # since a caller reading them must get copies of those items.
             shadow.shared = False
-            shadow.chain = [(f"{shadow.chain[0]}:{key}", len(master), 0)]
+            shadow.chain = [(f"{id_text(shadow.chain[0])}:{key}", len(master), 0)]
         encode = saver.encode
-        blob_id = f"{checkpoint_id}:{key}"  # as build_record names it
+        blob_id = f"{id_text(checkpoint_id)}:{key}"  # as build_record names it
         kind: Literal["list", "str"] | None = (
             "list" if type(value) is list else "str" if type(value) is str else None
         )
@@ -415,7 +423,7 @@ class Persistence:
         when nothing can look at the saver before that save (no hooks, no stream), and calls
         :meth:`flush` on every way out of a step that does not end in a save.
         """
-        if self.head_id is None:
+        if self.head is None:
             return
         if defer and task.error is None and not task.interrupts:
             self.defer(task)
@@ -432,12 +440,12 @@ class Persistence:
             writes = [PendingWrite(task.id, task.name, path, k, v) for k, v in task.writes]
         if not writes:
             writes = [PendingWrite(task.id, task.name, path, "__no_writes__", None)]
-        self.saver.put_writes(self.thread_id, self.head_id, writes)
+        self.saver.put_writes(self.thread_id, id_text(self.head), writes)
 
     def defer(self, task: Task) -> None:
         """Keep the writes of ``task`` (finished, and not failed or interrupted) for the next
         :meth:`save` (see :meth:`task_done`)."""
-        if self.head_id is None:
+        if self.head is None:
             return
         raw, encode = self._raw, self._encode
         encoded: list[tuple[str, Any]] = []
@@ -480,14 +488,14 @@ class Persistence:
             self.shadow[key] = Shadow(_shadow_copy(value), chain, read)
             values[key] = read
         self._record = record
-        self.head_id = record.id
+        self.head = record.id
         self.head_top = max(record.versions.values(), default=0)
         self.head_applies = -1
         return values
 
     def task_id(self, path: tuple[Any, ...]) -> str:
         """Deterministic task ids, so writes recorded for a task match it when re-planned."""
-        return make_task_id(self.head_id or "none", path)
+        return make_task_id(self.head if self.head is not None else "none", path)
 
 
 def _stream_config(record: CheckpointRecord) -> dict[str, Any]:

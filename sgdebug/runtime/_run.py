@@ -468,7 +468,7 @@ class Run:
                     else:
                         task = Task(
                             None, name, node.pull_path, state, node.triggers, node,
-                            persist.head_id or "none",
+                            "none" if persist.head is None else persist.head,
                         )  # fmt: skip
                     tasks.append(task)
                     break
@@ -482,7 +482,7 @@ class Run:
             ids = self._ids
             ids.count += 1
             return Task(f"{ids.prefix}{ids.count:012x}", node.name, path, value, triggers, node)
-        base = persist.head_id or "none"
+        base = "none" if persist.head is None else persist.head
         return Task(None, node.name, path, value, triggers, node, base)
 
     # -- execute -------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from sgdebug.runtime._constants import PULL, PUSH
 from sgdebug.runtime._hooks import PauseHook
 from sgdebug.runtime._node import CompiledNode, Write, return_writes
-from sgdebug.runtime.checkpoint.base import task_id
+from sgdebug.runtime.checkpoint.base import CheckpointId, task_id
 from sgdebug.runtime.types import Command, Interrupt
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ class Task:
         input: Any,
         triggers: tuple[str, ...],
         node: CompiledNode,
-        checkpoint_id: str | None = None,
+        checkpoint_id: CheckpointId | None = None,
     ) -> None:
         self._id = id
         self.checkpoint_id = checkpoint_id

@@ -15,7 +15,7 @@ import pytest
 
 from sgdebug.runtime import START, StateGraph
 from sgdebug.runtime.checkpoint import BaseCheckpointSaver, InMemorySaver, SqliteSaver
-from sgdebug.runtime.checkpoint.base import sequential_ids, task_id, time_ordered_ids
+from sgdebug.runtime.checkpoint.base import id_text, sequential_ids, task_id, time_ordered_ids
 
 
 class LoopState(TypedDict):
@@ -112,13 +112,14 @@ def test_ids_of_two_sources_differ_even_when_made_together(source: Callable[[], 
     assert not {first() for _ in range(1_000)} & {second() for _ in range(1_000)}
 
 
-def test_sequential_ids_are_uuid_shaped_and_a_later_source_counts_from_a_later_id() -> None:
+def test_sequential_ids_are_uuid_shaped_text_that_sorts_as_they_count() -> None:
     first = sequential_ids()
-    made = [first() for _ in range(70_000)]  # past 16 bits of counter
+    made = [id_text(first()) for _ in range(70_000)]  # past 16 bits of counter
     assert made == sorted(made)
     second = sequential_ids()
-    assert second() > made[-1]
+    assert id_text(second()) > made[-1]
     assert [len(part) for part in made[-1].split("-")] == [8, 4, 4, 4, 12]
+    assert id_text(made[0]) == made[0]  # text stays as it is
 
 
 def test_memory_saver_ids_count_up_by_default() -> None:

@@ -23,8 +23,10 @@ __all__ = [
     "SaveEntry",
     "Source",
     "TaskWrites",
+    "CheckpointId",
     "build_record",
     "format_time",
+    "id_text",
     "sequential_ids",
     "task_id",
     "time_ordered_ids",
@@ -147,9 +149,9 @@ class SaveEntry(NamedTuple):
     """
 
     thread_id: str
-    id: str
-    parent_id: str | None
-    base_id: str | None
+    id: CheckpointId
+    parent_id: CheckpointId | None
+    base_id: CheckpointId | None
     """The checkpoint whose channel → blob map this one updates (the run's previous save)."""
     step: int
     source: Source
@@ -172,7 +174,8 @@ def build_record(
     ``entry.base_id`` (empty when it has none)."""
     blob_ids = dict(base_blobs)
     blobs: dict[str, Blob] = {}
-    checkpoint_id = entry.id
+    checkpoint_id = id_text(entry.id)
+    parent_id = entry.parent_id
     for key, data in entry.changes:
         if data is GONE:
             blob_ids.pop(key, None)
@@ -185,7 +188,7 @@ def build_record(
         (
             entry.thread_id,
             checkpoint_id,
-            entry.parent_id,
+            None if parent_id is None else id_text(parent_id),
             entry.step,
             entry.source,
             entry.created,
@@ -224,20 +227,36 @@ def time_ordered_ids() -> Callable[[], str]:
     return make
 
 
-def sequential_ids() -> Callable[[], str]:
-    """UUID-shaped ids that count up from a time-ordered first one: the source's creation
-    time and 16 random bits, then a counter in the last 12 digits.
+_h = f"{time.time_ns():016x}"
+_SEQUENCE_PREFIX = f"{_h[:8]}-{_h[8:12]}-{_h[12:16]}-{os.urandom(2).hex()}-"
+"""This process's start time and 16 random bits: the text of a sequence number's id."""
+_SEQUENCE = itertools.count(10**11)
+"""One counter for the process: sequence numbers of all its savers differ."""
 
-    For a saver whose checkpoints are all made in one process (``InMemorySaver``): ids sort
-    in creation order and cost a fraction of :func:`time_ordered_ids`'s, whose clock
-    reading is what keeps ids from several processes on one file in time order.
+CheckpointId = str | int
+"""A checkpoint id as a run holds it: text, or a sequence number (see :func:`id_text`)."""
+
+
+def sequential_ids() -> Callable[[], int]:
+    """Checkpoint ids as sequence numbers, counting up; :func:`id_text` gives their text:
+    UUID-shaped, this process's start time and 16 random bits, then the number.
+
+    For a saver whose checkpoints are all made in one process (``InMemorySaver``): a run
+    saves every superstep and most ids are never looked at, so only a number is made per
+    save (by an iterator implemented in C: no Python frame, and ``__next__`` is atomic, so
+    numbers stay unique across threads). Ids sort in creation order. Savers of a file shared
+    by processes use :func:`time_ordered_ids`, whose clock reading keeps them in time order.
     """
-    h = f"{time.time_ns():016x}"
-    prefix = f"{h[:8]}-{h[8:12]}-{h[12:16]}-{os.urandom(2).hex()}-"
+    return _SEQUENCE.__next__
+
+
+def id_text(checkpoint_id: CheckpointId) -> str:
+    """The text of a checkpoint id (a sequence number's, made on demand)."""
+    if type(checkpoint_id) is str:
+        return checkpoint_id
     # Decimal digits are hex digits too: 10**11 .. 10**12 - 1 all have 12 of them, so the
-    # ids sort as they count. Made by iterators implemented in C: no Python frame per id,
-    # and ``__next__`` is atomic, so ids stay unique across threads.
-    return map(prefix.__add__, map(str, itertools.count(10**11))).__next__
+    # ids sort as they count.
+    return _SEQUENCE_PREFIX + str(checkpoint_id)
 
 
 def utc_clock() -> str:
@@ -255,10 +274,11 @@ def _path_text(path: tuple[Any, ...]) -> bytes:
     return f":{path!r}".encode()
 
 
-def task_id(checkpoint_id: str, path: tuple[Any, ...]) -> str:
+def task_id(checkpoint_id: CheckpointId, path: tuple[Any, ...]) -> str:
     """The id of the task at ``path`` planned from ``checkpoint_id``: UUID-shaped, the same
     every time (writes recorded for a task are matched to it when it is planned again)."""
-    h = hashlib.md5(checkpoint_id.encode() + _path_text(path), usedforsecurity=False).hexdigest()
+    text = id_text(checkpoint_id).encode()
+    h = hashlib.md5(text + _path_text(path), usedforsecurity=False).hexdigest()
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
@@ -285,11 +305,12 @@ class BaseCheckpointSaver(ABC):
     def __init__(
         self,
         *,
-        ids: Callable[[], str] | None = None,
+        ids: Callable[[], CheckpointId] | None = None,
         clock: Callable[[], str | float] | None = None,
     ) -> None:
-        self.new_id = ids or time_ordered_ids()
-        """Makes checkpoint ids; a later checkpoint of a thread must get a greater id."""
+        self.new_id: Callable[[], CheckpointId] = ids or time_ordered_ids()
+        """Makes checkpoint ids (text, or sequence numbers :func:`id_text` turns into text);
+        a later checkpoint of a thread must get a greater id."""
         self.now: Callable[[], str | float] = clock or time.time
         """Timestamps of checkpoints: ISO 8601 text, or seconds since the epoch (the
         default: a record formats it only when it is read)."""

@@ -11,11 +11,13 @@ from typing import Any, NamedTuple
 from sgdebug.runtime.checkpoint.base import (
     BaseCheckpointSaver,
     Blob,
+    CheckpointId,
     CheckpointRecord,
     PendingWrite,
     SaveEntry,
     TaskWrites,
     build_record,
+    id_text,
     sequential_ids,
     task_id,
     write_slots,
@@ -123,7 +125,7 @@ class InMemorySaver(BaseCheckpointSaver):
     def __init__(
         self,
         *,
-        ids: Callable[[], str] | None = None,
+        ids: Callable[[], CheckpointId] | None = None,
         clock: Callable[[], str | float] | None = None,
     ) -> None:
         super().__init__(ids=ids or sequential_ids(), clock=clock)
@@ -165,7 +167,8 @@ class InMemorySaver(BaseCheckpointSaver):
             count = len(journal)
             records = self.records
             for entry in journal[:count]:
-                base = records[entry.thread_id][entry.base_id].blobs if entry.base_id else {}
+                base_id = entry.base_id
+                base = {} if base_id is None else records[entry.thread_id][id_text(base_id)].blobs
                 record, blobs = build_record(entry, base)
                 self._file(record, blobs, entry.writes)
             # Only the filed entries go: a save racing with this appends after them.
