@@ -171,3 +171,17 @@ def test_memory_saver_reads_find_every_put_while_runs_go_on_in_other_threads() -
         assert len(history) == 50 * 4  # input, __start__, a, b per run
         assert history[0].values == {"log": ["a", "b"] * 50}  # the runs continue the thread
         assert not saver.journal
+
+
+def test_a_task_id_is_the_same_from_a_sequence_number_and_from_its_text() -> None:
+    # A run holds InMemorySaver's ids as numbers; snapshots read them as text: the ids of
+    # the tasks planned from a checkpoint must not depend on which one was at hand.
+    number = sequential_ids()()
+    path = ("__pregel_pull", "a")
+    assert task_id(number, path) == task_id(id_text(number), path)
+    saver = InMemorySaver()
+    graph = two_steps(saver)
+    graph.invoke({"log": []}, {**CFG, "configurable": {"thread_id": "t"}}, interrupt_before=["b"])
+    snapshot = graph.get_state(CFG)
+    (task,) = snapshot.tasks
+    assert task.id == task_id(snapshot.config["configurable"]["checkpoint_id"], task.path)
