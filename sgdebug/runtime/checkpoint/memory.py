@@ -1,4 +1,4 @@
-"""``InMemorySaver``: checkpoints kept in this process, values stored encoded (so immutable)."""
+"""``InMemorySaver``: checkpoints kept in this process, values stored as private copies."""
 
 from __future__ import annotations
 
@@ -89,6 +89,14 @@ class InMemorySaver(BaseCheckpointSaver):
     Values are stored encoded, so a snapshot never changes when a node later mutates a value
     in place. A value the encoder cannot store is deep-copied instead (or, failing that, kept
     by reference), so an in-memory run never fails because of what its state holds.
+
+    Recording is made cheap for runs that save every superstep and seldom look back:
+
+    * a run appends one :class:`SaveEntry` per save to :attr:`journal`; the first read files
+      the journal into records, blobs and writes (:meth:`sync`);
+    * checkpoint ids are sequence numbers until a record is built (:func:`id_text`);
+    * numbers, strings and small containers of them are kept as Python objects, and the
+      versions of an append-only list of scalars share one copy (:class:`Prefix`).
     """
 
     raw_types = _IMMUTABLE
