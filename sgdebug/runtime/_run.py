@@ -162,11 +162,12 @@ class Run:
         self.breakpoint = None
         options = self.options
         stops = options.interrupt_before or options.interrupt_after
-        if not (one_step or stops or options.hooks or options.emit is not None):
-            status = self._run_unwatched()
-            if status is not None:
-                return status
+        unwatched = not (one_step or stops or options.hooks or options.emit is not None)
         while True:
+            if unwatched:  # back to the quick loop after every step it handed over
+                status = self._run_unwatched()
+                if status is not None:
+                    return status
             status = self._settle(one_step)
             if status is not None:
                 return status
@@ -182,7 +183,7 @@ class Run:
         :meth:`finish_execute` would, without their checks. Anything else (several tasks, a
         failure, an interrupt, pending sends or writes, the end) is left in the state those
         methods expect, and :meth:`advance` carries on with them (or returns the status of
-        a step that failed or was interrupted).
+        a step that failed or was interrupted); a step they executed is committed here.
         """
         # One scope, made current once, serves every task (making one current per task
         # costs more than the rest of a small task's bookkeeping).
@@ -198,6 +199,8 @@ class Run:
         channels, persist = self.channels, self.persist
         sends = channels[TASKS]
         assert type(sends) is Topic
+        if self.phase == "commit":  # a step executed by advance's own loop
+            self._commit_step()
         while self.phase == "plan":
             if self.step > self.stop or self.prefill or sends.values:
                 return None
