@@ -9,10 +9,9 @@ from typing import Any
 
 from sgdebug.debugger.breakpoints import ANY_NODE, Breakpoint, BreakpointTable
 from sgdebug.debugger.driver import Driver
+from sgdebug.debugger.engine import Engine, GraphModel
 from sgdebug.debugger.evaluation import Evaluator, Provider, describe_error, safe_deepcopy
 from sgdebug.debugger.events import EventBus, HistoryChanged, Observer, Paused
-from sgdebug.debugger.history import snapshot_index
-from sgdebug.debugger.position import Position
 from sgdebug.debugger.results import Outcome, SessionStatus, SessionView, Stop
 from sgdebug.debugger.target import (
     LoadedTargetLike,
@@ -21,7 +20,7 @@ from sgdebug.debugger.target import (
     Target,
     as_target,
 )
-from sgdebug.runtime import CommitRecord, CompiledStateGraph, Interrupt, Run
+from sgdebug.runtime import CommitRecord, Interrupt
 
 __all__ = ["SessionCore"]
 
@@ -36,7 +35,7 @@ class SessionCore:
 
     def __init__(
         self,
-        target: Target | LoadedTargetLike | CompiledStateGraph,
+        target: Target | LoadedTargetLike | Any,
         *,
         input: Any = None,
         saver: Any = None,
@@ -49,25 +48,21 @@ class SessionCore:
         ``breakpoints`` restores a saved table; by default the table holds #0 (on exception)
         and the graph's compile-time ``interrupt_before``/``interrupt_after`` breakpoints.
         """
+        from sgdebug.debugger.engines import open_engine
+
         self.target = as_target(target)
         self.options = options or SessionOptions()
-        if saver is None:
-            from sgdebug.runtime.checkpoint import InMemorySaver
-
-            saver = InMemorySaver()
-        user = self.target.graph
-        self.compiled_graph: CompiledStateGraph = user.builder.compile(
-            checkpointer=saver, name=user.name
+        self.engine: Engine = open_engine(
+            self.target.graph, saver, self.options.recursion_limit, self.options.engine
         )
-        """The user's graph compiled with the session's checkpointer: what actually runs."""
+        """What runs the graph (``native`` or ``langgraph``): the session's only way to it."""
         self.store = store
         self.bus = EventBus()
         self.table = BreakpointTable(breakpoints or ())
         if breakpoints is None:
-            self._add_compile_breakpoints(user)
+            self._add_compile_breakpoints(self.engine.model)
         self.evaluator = Evaluator(self.target.namespace)
-        self.driver = Driver(self.table, self.bus, self._check_condition, self._read_state)
-        self.position = Position(self.compiled_graph, self.driver, self.options.recursion_limit)
+        self.driver = Driver(self.table, self.bus, self._check_condition)
         self.lock = threading.RLock()
         self.input: Any = input
         """The input of the current run (and what ``restart`` uses by default)."""
@@ -84,7 +79,7 @@ class SessionCore:
         self._saved_breakpoints: tuple[Breakpoint, ...] | None = None
         """The table as last saved to the store (``None``: never saved)."""
 
-    def _add_compile_breakpoints(self, graph: CompiledStateGraph) -> None:
+    def _add_compile_breakpoints(self, graph: GraphModel) -> None:
         before, after = graph.interrupt_before_nodes, graph.interrupt_after_nodes
         for node in [ANY_NODE] if before == "*" else list(before):
             self.table.add("before", node, origin="compile")
@@ -99,14 +94,19 @@ class SessionCore:
         return self.target.label
 
     @property
+    def model(self) -> GraphModel:
+        """The graph's nodes, channels and drawing, for views."""
+        return self.engine.model
+
+    @property
     def thread_id(self) -> str | None:
         """The thread of the current run."""
-        return self.position.thread_id
+        return self.engine.thread_id
 
     @property
     def started(self) -> bool:
         """Whether a run exists (live, or a stored snapshot to stand at)."""
-        return self.position.thread_id is not None
+        return self.engine.thread_id is not None
 
     @property
     def breakpoints(self) -> tuple[Breakpoint, ...]:
@@ -116,12 +116,12 @@ class SessionCore:
     @property
     def node_names(self) -> tuple[str, ...]:
         """The graph's nodes, in ``add_node`` order."""
-        return tuple(self.compiled_graph.builder.nodes)
+        return self.engine.model.nodes
 
     @property
     def channel_names(self) -> tuple[str, ...]:
         """The state's keys that hold values (channels), in schema order."""
-        keys = self.compiled_graph.stream_keys
+        keys = self.engine.model.stream_keys
         return (keys,) if isinstance(keys, str) else tuple(keys)
 
     @property
@@ -129,12 +129,7 @@ class SessionCore:
         """Names of the pending superstep's tasks that have not run yet."""
         if not self.started:
             return ()
-        return tuple(t.name for t in self.position.tasks() if t.state == "pending")
-
-    @property
-    def run(self) -> Run | None:
-        """The live run (front ends should not drive it; for tests and tools)."""
-        return self.position.run
+        return tuple(t.name for t in self.engine.tasks() if t.state == "pending")
 
     def subscribe(self, observer: Observer) -> Callable[[], None]:
         """Receive :mod:`~sgdebug.debugger.events`; returns a function that unsubscribes."""
@@ -158,33 +153,33 @@ class SessionCore:
             self.lock.release()
 
     def _build_view(self) -> SessionView:
-        pos = self.position
+        engine = self.engine
         started = self.started
         error = self.stop.error if self.stop is not None else None
         return SessionView(
             label=self.label,
             status=self.status,
             stop=self.stop,
-            thread_id=pos.thread_id,
-            checkpoint_id=pos.checkpoint_id,
+            thread_id=engine.thread_id,
+            checkpoint_id=engine.checkpoint_id,
             snapshot_index=self._snapshot_index(),
-            step=pos.step,
-            values=pos.values() if started else {},
-            tasks=pos.tasks() if started else (),
+            step=engine.step,
+            values=engine.values() if started else {},
+            tasks=engine.tasks() if started else (),
             interrupts=self.interrupts,
             breakpoints=self.table.all,
             last_commit=self.last_commit,
             error=error if self.status in ("error", "failed") else None,
-            mutations=tuple(pos.mutations),
+            mutations=tuple(engine.mutations),
             input=self.input,
+            engine=engine.capabilities,
         )
 
     def _snapshot_index(self) -> int | None:
-        pos = self.position
-        current = pos.checkpoint_id
-        if pos.thread_id is None or current is None:
+        current = self.engine.checkpoint_id
+        if current is None:
             return None
-        return snapshot_index(self.compiled_graph, pos.thread_id, current)
+        return next((e.index for e in self.engine.history() if e.checkpoint_id == current), None)
 
     # -- availability ----------------------------------------------------------------------
 
@@ -197,6 +192,8 @@ class SessionCore:
             return None
         if status == "running":
             return "busy: a command is running (request a pause first)"
+        if (missing := self.engine.capabilities.why_not(verb)) is not None:
+            return f"not available on the {self.engine.capabilities.engine} engine: {missing}"
         if verb in ("break", "tbreak", "watch", "delete", "enable", "disable", "restart"):
             return None
         if not self.started:
@@ -230,13 +227,12 @@ class SessionCore:
 
     # -- expressions -----------------------------------------------------------------------
 
-    def providers(self, run: Run | None = None) -> dict[str, Provider]:
+    def providers(self) -> dict[str, Provider]:
         """The session names an expression may use, each computed only when used."""
-        pos = self.position
+        engine = self.engine
 
         def state() -> Any:
-            values = self._read_state(run) if run is not None else pos.values()
-            return safe_deepcopy(values)
+            return safe_deepcopy(engine.values())
 
         def error() -> Any:
             info = self.stop.error if self.stop is not None else None
@@ -244,9 +240,9 @@ class SessionCore:
 
         return {
             "state": state,
-            "snapshot": pos.snapshot,
-            "tasks": pos.tasks,
-            "graph": lambda: self.compiled_graph,
+            "snapshot": engine.snapshot,
+            "tasks": engine.tasks,
+            "graph": lambda: engine.graph,
             "interrupts": lambda: self.interrupts,
             "error": error,
         }
@@ -255,8 +251,8 @@ class SessionCore:
         """The value of a user expression; raises ``ExpressionError`` (only)."""
         return self.evaluator.evaluate(expr, self._with_extra(self.providers(), extra or {}))
 
-    def _check_condition(self, expr: str, run: Run, extra: Mapping[str, Any]) -> bool:
-        return self.evaluator.truth(expr, self._with_extra(self.providers(run), extra))
+    def _check_condition(self, expr: str, extra: Mapping[str, Any]) -> bool:
+        return self.evaluator.truth(expr, self._with_extra(self.providers(), extra))
 
     @staticmethod
     def _with_extra(
@@ -265,9 +261,6 @@ class SessionCore:
         for name, value in extra.items():
             providers[name] = _constant(value)
         return providers
-
-    def _read_state(self, run: Run) -> Any:
-        return run.read_values(self.compiled_graph.stream_keys)
 
     # -- outcomes, events, store -----------------------------------------------------------
 
@@ -281,9 +274,9 @@ class SessionCore:
 
     def _publish(self, outcome: Outcome, *, history: bool = True) -> Outcome:
         """After a verb moved or changed the run: tell observers, persist, return."""
-        pos = self.position
-        if history and pos.thread_id is not None:
-            self.bus.emit(HistoryChanged(pos.thread_id, pos.checkpoint_id))
+        engine = self.engine
+        if history and engine.thread_id is not None:
+            self.bus.emit(HistoryChanged(engine.thread_id, engine.checkpoint_id))
         self._last_view = self._build_view()
         self.bus.emit(Paused(self._last_view))
         return self._finish(outcome)

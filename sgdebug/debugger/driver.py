@@ -1,10 +1,11 @@
-"""The pause hook that drives a run for the session: goals, breakpoints, pause requests.
+"""The engine's observer that drives a run for the session: goals, breakpoints, pauses.
 
-Every stop the session makes between supersteps happens in :meth:`Driver.after_plan`, once
-the next step's tasks are known: a step goal reached, ``until`` a node, a ``before``
-breakpoint, a pause request, or an ``after`` breakpoint / watch that matched the commit just
-before (those are remembered at ``after_commit`` and reported at the following plan, so a
-paused session always shows the pending tasks). A node's exception pauses in ``on_error``.
+Every stop the session makes between supersteps happens in :meth:`Driver.planned`, once the
+next step's tasks are known: a step goal reached, ``until`` a node, a ``before`` breakpoint,
+a pause request, or an ``after`` breakpoint / watch that matched the commit just before
+(those are remembered at ``committed`` and reported at the following plan, so a paused
+session always shows the pending tasks). A node's exception pauses in ``errored``. The
+driver checks breakpoints itself, so they work the same on every engine.
 """
 
 from __future__ import annotations
@@ -24,14 +25,14 @@ from sgdebug.debugger.events import (
     Stepped,
     TaskRan,
 )
-from sgdebug.debugger.results import ErrorInfo, Hit, Stop, StopKind
-from sgdebug.debugger.runinfo import error_info, names, task_info
-from sgdebug.runtime import BaseHook, CommitRecord, Run, Task
+from sgdebug.debugger.results import ErrorInfo, Hit, Stop, StopKind, TaskInfo
+from sgdebug.runtime import CommitRecord
 
 __all__ = ["ConditionCheck", "Driver", "Goal"]
 
-ConditionCheck = Callable[[str, Run, Mapping[str, Any]], bool]
-"""Evaluates a breakpoint condition for a run, with extra names; raises ExpressionError."""
+ConditionCheck = Callable[[str, Mapping[str, Any]], bool]
+"""Evaluates a breakpoint condition on the run's state, with extra names; raises
+ExpressionError."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,27 +47,20 @@ class Goal:
     node: str | None = None
 
 
-class Driver(BaseHook):
-    """One per session; :meth:`begin` arms it for each verb."""
+class Driver:
+    """One per session, the engine's observer; :meth:`begin` arms it for each verb."""
 
-    def __init__(
-        self,
-        table: BreakpointTable,
-        bus: EventBus,
-        check: ConditionCheck,
-        read_state: Callable[[Run], Any],
-    ) -> None:
+    def __init__(self, table: BreakpointTable, bus: EventBus, check: ConditionCheck) -> None:
         self.table = table
         self.bus = bus
         self.check = check
-        self.read_state = read_state
         self.pause_requested = threading.Event()
         self.goal = Goal("continue")
         self.commits: list[CommitRecord] = []
         self.pending: list[Hit] = []
         self.stop: Stop | None = None
         self.uncaught: ErrorInfo | None = None
-        self.planned: tuple[str, ...] = ()
+        self.planned_nodes: tuple[str, ...] = ()
         """Names of the tasks of the step being run (for ``after`` breakpoints)."""
 
     def begin(self, goal: Goal) -> None:
@@ -77,19 +71,19 @@ class Driver(BaseHook):
         self.stop = None
         self.uncaught = None
 
-    # -- hook ----------------------------------------------------------------------------
+    # -- observer ------------------------------------------------------------------------
 
-    def after_plan(self, run: Run, tasks: Sequence[Task]) -> bool:
-        self.planned = names(tasks)
-        self.bus.emit(Planned(run.step, self.planned))
+    def planned(self, step: int, tasks: Sequence[TaskInfo]) -> bool:
+        self.planned_nodes = tuple(t.name for t in tasks)
+        self.bus.emit(Planned(step, self.planned_nodes))
         goal = self.goal
         if goal.kind == "plan":
-            self.stop = Stop(goal.report, run.step)
+            self.stop = Stop(goal.report, step)
             return True
-        hits = [*self.pending, *self._before_hits(run, tasks)]
+        hits = [*self.pending, *self._before_hits(self.planned_nodes)]
         self.pending = []
         reached = (goal.kind == "steps" and len(self.commits) >= goal.steps) or (
-            goal.kind == "until" and goal.node in self.planned
+            goal.kind == "until" and goal.node in self.planned_nodes
         )
         requested = self.pause_requested.is_set()
         kind: StopKind
@@ -102,62 +96,58 @@ class Driver(BaseHook):
         else:
             return False
         self.pause_requested.clear()
-        self.stop = Stop(kind, run.step, hits=tuple(hits), node=goal.node)
+        self.stop = Stop(kind, step, hits=tuple(hits), node=goal.node)
         return True
 
-    def after_task(self, run: Run, task: Task) -> bool:
-        self.bus.emit(TaskRan(task_info(task)))
-        return False
+    def task_ran(self, task: TaskInfo) -> None:
+        self.bus.emit(TaskRan(task))
 
-    def after_commit(self, run: Run, record: CommitRecord) -> bool:
+    def committed(self, record: CommitRecord, checkpoint_id: str | None) -> None:
         self.commits.append(record)
-        persist = run.persist
-        checkpoint = persist.record.id if persist is not None and persist.record else None
-        self.bus.emit(Stepped(record, checkpoint))
-        self.pending.extend(self._after_hits(run, record))
-        return False
+        self.bus.emit(Stepped(record, checkpoint_id))
+        self.pending.extend(self._after_hits(record))
 
-    def on_error(self, run: Run, task: Task, error: BaseException) -> bool:
-        info = error_info(error, task=task, step=run.step, state=self.read_state(run))
+    def errored(self, error: ErrorInfo) -> bool:
         if not self.table.catches_exceptions:
-            self.uncaught = info
+            self.uncaught = error
             return False
         bp = self._record(self.table.get(EXCEPTION_BREAKPOINT))
-        self.stop = Stop("exception", run.step, hits=(Hit(bp, (task.name,)),), error=info)
-        self.bus.emit(Errored(info))
+        node = (error.node,) if error.node is not None else ()
+        self.stop = Stop("exception", error.step, hits=(Hit(bp, node),), error=error)
+        self.bus.emit(Errored(error))
         return True
 
     # -- breakpoints ---------------------------------------------------------------------
 
-    def _before_hits(self, run: Run, tasks: Sequence[Task]) -> list[Hit]:
+    def _before_hits(self, nodes: tuple[str, ...]) -> list[Hit]:
         hits = []
-        for bp, matched in self.table.matching_nodes("before", names(tasks)):
-            hit = self._fire(bp, run, {})
+        for bp, matched in self.table.matching_nodes("before", nodes):
+            hit = self._fire(bp, {})
             if hit is not None:
                 hits.append(replace(hit, nodes=matched))
         return hits
 
-    def _after_hits(self, run: Run, record: CommitRecord) -> list[Hit]:
+    def _after_hits(self, record: CommitRecord) -> list[Hit]:
         hits = []
-        for bp, matched in self.table.matching_nodes("after", self.planned):
-            hit = self._fire(bp, run, {})
+        for bp, matched in self.table.matching_nodes("after", self.planned_nodes):
+            hit = self._fire(bp, {})
             if hit is not None:
                 hits.append(replace(hit, nodes=matched))
         changes = {c.channel: c for c in record.changes}
         for bp in self.table.watches(changes):
             change = changes[bp.target]
             extra = {"old": change.old, "new": change.new}
-            hit = self._fire(bp, run, extra)
+            hit = self._fire(bp, extra)
             if hit is not None:
                 hits.append(replace(hit, old=change.old, new=change.new))
         return hits
 
-    def _fire(self, bp: Breakpoint, run: Run, extra: Mapping[str, Any]) -> Hit | None:
+    def _fire(self, bp: Breakpoint, extra: Mapping[str, Any]) -> Hit | None:
         """The hit of ``bp`` if its condition holds (or cannot be evaluated), else ``None``."""
         problem = None
         if bp.condition:
             try:
-                if not self.check(bp.condition, run, extra):
+                if not self.check(bp.condition, extra):
                     return None
             except ExpressionError as exc:
                 problem = str(exc)

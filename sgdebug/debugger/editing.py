@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sgdebug.runtime import CompiledStateGraph, Overwrite
+from sgdebug.inspect import GraphModel
+from sgdebug.runtime import Overwrite
 from sgdebug.runtime.channels import MISSING, BaseChannel, BinaryOperatorAggregate
 
 __all__ = ["EditError", "as_updates", "check_keys", "replace_write", "validate_edit"]
@@ -21,7 +22,7 @@ class EditError(ValueError):
     """An edit refused before it was applied; ``str()`` says why."""
 
 
-def check_keys(graph: CompiledStateGraph, keys: Sequence[str]) -> None:
+def check_keys(graph: GraphModel, keys: Sequence[str]) -> None:
     """Refuse keys that are not channels of the state."""
     fields = graph.user_fields
     channels = [k for k, f in fields.items() if isinstance(f, BaseChannel)]
@@ -46,7 +47,7 @@ def as_updates(value: Any) -> dict[str, Any]:
     return dict(value)
 
 
-def replace_write(graph: CompiledStateGraph, key: str, value: Any) -> Write:
+def replace_write(graph: GraphModel, key: str, value: Any) -> Write:
     """The write that replaces ``key``'s value, bypassing its reducer if it has one."""
     channel = graph.channel_specs[key]
     if isinstance(channel, BinaryOperatorAggregate) and not isinstance(value, Overwrite):
@@ -54,7 +55,7 @@ def replace_write(graph: CompiledStateGraph, key: str, value: Any) -> Write:
     return (key, value)
 
 
-def validate_edit(graph: CompiledStateGraph, current: Any, writes: Sequence[Write]) -> None:
+def validate_edit(graph: GraphModel, current: Any, writes: Sequence[Write]) -> None:
     """Refuse writes that would leave a pydantic state invalid (other schemas: no check).
 
     Only errors the edit introduces count: a run whose state is still incomplete (required
@@ -62,7 +63,7 @@ def validate_edit(graph: CompiledStateGraph, current: Any, writes: Sequence[Writ
     """
     from sgdebug.runtime._schema import is_pydantic_model
 
-    schema = graph.builder.state_schema
+    schema = graph.state_schema
     if not is_pydantic_model(schema) or not isinstance(current, Mapping):
         return
     tentative = dict(current)
@@ -74,7 +75,7 @@ def validate_edit(graph: CompiledStateGraph, current: Any, writes: Sequence[Writ
         raise EditError("the state schema rejects it: " + "; ".join(map(_describe, introduced)))
 
 
-def _apply(graph: CompiledStateGraph, key: str, old: Any, value: Any) -> Any:
+def _apply(graph: GraphModel, key: str, old: Any, value: Any) -> Any:
     channel = graph.channel_specs[key].from_checkpoint(old)
     try:
         channel.update([value])

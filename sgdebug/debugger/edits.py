@@ -17,7 +17,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sgdebug.debugger.editing import EditError, as_updates, check_keys, replace_write, validate_edit
-from sgdebug.debugger.evaluation import ExpressionError, describe_error
+from sgdebug.debugger.engine import EngineRefused
+from sgdebug.debugger.evaluation import ExpressionError
 from sgdebug.debugger.events import Edited
 from sgdebug.debugger.motion import MotionVerbs
 from sgdebug.debugger.results import Outcome, SessionStatus, Stop
@@ -36,7 +37,7 @@ class EditVerbs(MotionVerbs):
             if reason := self.why_not("set"):
                 return self._refuse("set", reason)
             try:
-                check_keys(self.compiled_graph, [key])
+                check_keys(self.model, [key])
                 value = self.evaluate(expr)
             except (ExpressionError, EditError) as exc:
                 return self._refuse("set", f"{key} not changed: {exc}")
@@ -57,11 +58,11 @@ class EditVerbs(MotionVerbs):
     def _set_values(self, values: Mapping[str, Any], prefix: str) -> Outcome:
         if reason := self.why_not("set"):
             return self._refuse("set", reason)
-        graph = self.compiled_graph
+        graph = self.model
         try:
             check_keys(graph, list(values))
             writes = [replace_write(graph, key, value) for key, value in values.items()]
-            validate_edit(graph, self.position.values(), writes)
+            validate_edit(graph, self.engine.values(), writes)
         except EditError as exc:
             return self._refuse("set", f"{prefix}: {exc}")
         return self._edit("set", writes)
@@ -71,11 +72,11 @@ class EditVerbs(MotionVerbs):
         with self.lock:
             if reason := self.why_not("update"):
                 return self._refuse("update", reason)
-            graph = self.compiled_graph
+            graph = self.model
             try:
                 values = as_updates(self.evaluate(expr))
                 check_keys(graph, list(values))
-                validate_edit(graph, self.position.values(), list(values.items()))
+                validate_edit(graph, self.engine.values(), list(values.items()))
             except (ExpressionError, EditError) as exc:
                 return self._refuse("update", f"state not changed: {exc}")
             if not values:
@@ -86,10 +87,9 @@ class EditVerbs(MotionVerbs):
 
     def _edit(self, command: str, writes: Sequence[Write]) -> Outcome:
         before = self.status
-        run = self._live(command)
-        if isinstance(run, Outcome):
-            return run
-        done = [t for t in run.tasks if t.done]
+        if failed := self._live(command):
+            return failed
+        done = [t for t in self.engine.tasks() if t.done]
         if done and before == "interrupted":
             names = ", ".join(t.name for t in done)
             return self._refuse(
@@ -97,34 +97,33 @@ class EditVerbs(MotionVerbs):
                 f"state not changed: {names} already ran in this interrupted step and their "
                 "writes are applied; `resume` first, or `goto` the snapshot to edit it",
             )
-        for task in done:
-            task.done = False
         try:
-            run.edit(writes)
-        except Exception as exc:
-            return self._refuse(command, f"state not changed: {describe_error(exc)}")
-        self.driver.planned = tuple(t.name for t in run.tasks)
+            rerun_count = self.engine.edit(writes)
+        except EngineRefused as exc:
+            return self._refuse(command, f"state not changed: {exc}")
+        self._planned()
         keys = tuple(k for k, _ in writes)
-        rerun = f"; {len(done)} task(s) that had run in this step will run again" if done else ""
+        rerun = (
+            f"; {rerun_count} task(s) that had run in this step will run again"
+            if rerun_count
+            else ""
+        )
         verb = "Set" if command == "set" else "Updated (through reducers)"
         message = f"{verb} {', '.join(keys)}{rerun}."
         return self._edited(command, keys, None, before, message)
 
     def _update_as(self, values: dict[str, Any], as_node: str) -> Outcome:
-        pos = self.position
-        assert pos.thread_id is not None
         try:
-            config = self.compiled_graph.update_state(
-                pos.config(pos.checkpoint_id), values, as_node
-            )
+            self.engine.update_as(values, as_node)
+        except EngineRefused as exc:
+            return self._refuse("update", f"state not changed: {exc}")
         except Exception as exc:
-            return self._refuse("update", f"state not changed: {describe_error(exc)}")
-        pos.open(pos.thread_id, config["configurable"]["checkpoint_id"])
-        run = self._live("update")
-        if isinstance(run, Outcome):
-            return run
+            return self._fail("update", exc)
+        if failed := self._live("update"):
+            return failed
+        self._planned()
         keys = tuple(values)
-        nxt = ", ".join(t.name for t in run.tasks) or "nothing"
+        nxt = ", ".join(t.name for t in self.engine.tasks()) or "nothing"
         message = f"Updated {', '.join(keys)} as {as_node}; next: {nxt}."
         return self._edited("update", keys, as_node, "paused", message)
 
@@ -136,16 +135,14 @@ class EditVerbs(MotionVerbs):
         before: SessionStatus,
         message: str,
     ) -> Outcome:
-        run = self.position.run
-        assert run is not None
         status: SessionStatus = "paused"
-        if run.phase == "done":
+        if not self.engine.tasks() and not self.engine.interrupts():
             status = "done"
         elif before == "interrupted":
             status = "interrupted"
         else:
             self.interrupts = ()
         self.status = status
-        self.stop = Stop("edit", run.step, interrupts=self.interrupts)
-        self.bus.emit(Edited(keys, as_node, self.position.checkpoint_id))
+        self.stop = Stop("edit", self.engine.step, interrupts=self.interrupts)
+        self.bus.emit(Edited(keys, as_node, self.engine.checkpoint_id))
         return self._publish(Outcome(command, True, status, message, self.stop))

@@ -10,13 +10,14 @@ from typing import Any, Final
 
 from sgdebug.debugger.core import SessionCore
 from sgdebug.debugger.driver import Goal
-from sgdebug.debugger.evaluation import ExpressionError, describe_error
+from sgdebug.debugger.engine import EngineRefused, Settled
+from sgdebug.debugger.evaluation import ExpressionError
 from sgdebug.debugger.events import Closed, Errored, Interrupted, Started
-from sgdebug.debugger.history import SnapshotError, list_history, resolve
+from sgdebug.debugger.history import SnapshotError, resolve
 from sgdebug.debugger.render import describe_stop
 from sgdebug.debugger.results import ErrorInfo, Outcome, SessionStatus, Stop, StopKind
 from sgdebug.debugger.runinfo import error_info
-from sgdebug.runtime import Command, Run
+from sgdebug.runtime import Command
 
 __all__ = ["UNSET", "MotionVerbs"]
 
@@ -29,7 +30,7 @@ class _Unset:
 UNSET: Final = _Unset()
 """Default of ``restart``'s input: reuse the previous input."""
 
-Action = Callable[[Run], str]
+Action = Callable[[], Settled]
 
 
 class MotionVerbs(SessionCore):
@@ -46,9 +47,9 @@ class MotionVerbs(SessionCore):
             value = {} if value is None else value
             thread_id = self.options.thread_ids()
             try:
-                run = self.position.new_run(thread_id, value, None)
-            except Exception as exc:
-                return self._refuse("restart", f"cannot start: {describe_error(exc)}")
+                self.engine.start(thread_id, value, None)
+            except EngineRefused as exc:
+                return self._refuse("restart", f"cannot start: {exc}")
             self.input = value
             self.last_commit = None
             self.bus.emit(Started(thread_id, value))
@@ -56,7 +57,7 @@ class MotionVerbs(SessionCore):
                 self._store_call("save_input", value),
                 self._store_call("save_thread", thread_id),
             ]
-            outcome = self._adopt("restart", run, thread_id)
+            outcome = self._move("restart", Goal("plan", report="start"), self._advance)
             extra = tuple(n for n in notes if n)
             return replace(outcome, notes=(*outcome.notes, *extra)) if extra else outcome
 
@@ -69,18 +70,23 @@ class MotionVerbs(SessionCore):
         with self.lock:
             if self.status in ("running", "closed"):
                 return self._refuse("attach", f"the session is {self.status}")
-            record = self.compiled_graph.checkpointer.get_record(thread_id, checkpoint_id)
-            if record is None:
+            found = self.engine.find(thread_id, checkpoint_id)
+            if found is None:
                 where = f"snapshot {checkpoint_id}" if checkpoint_id else "snapshot"
-                return self._refuse("attach", f"no {where} of thread {thread_id!r} is stored")
+                message = f"no {where} of thread {thread_id!r} is stored"
+                threads = self.engine.threads()
+                if threads:
+                    shown = ", ".join(threads[:10]) + (", ..." if len(threads) > 10 else "")
+                    message += f"; threads stored: {shown}"
+                return self._refuse("attach", message)
             self.input = input
-            self.position.open(thread_id, record.id)
+            self.engine.open(thread_id, found)
             return self._stand("attach")
 
     def quit(self) -> Outcome:
         """End the session (front ends exit)."""
         with self.lock:
-            self.position.drop()
+            self.engine.drop()
             self.status = "closed"
             self.bus.emit(Closed())
             return self._finish(Outcome("quit", True, "closed", "Bye."))
@@ -115,23 +121,20 @@ class MotionVerbs(SessionCore):
         with self.lock:
             if reason := self.why_not("task"):
                 return self._refuse("task", reason)
-            run = self._live("task")
-            if isinstance(run, Outcome):
-                return run
-            pending = [t for t in run.tasks if not t.done and t.error is None]
+            if failed := self._live("task"):
+                return failed
+            pending = [t for t in self.engine.tasks() if t.state == "pending"]
             chosen = next((t for t in pending if node is None or t.name == node), None)
             if chosen is None:
                 names = ", ".join(t.name for t in pending) or "none"
                 asked = f" of node {node!r}" if node else ""
                 return self._refuse("task", f"no pending task{asked} (pending: {names})")
+            name = chosen.name
 
-            def action(run: Run) -> str:
-                status = run.run_one(chosen)
-                if status in ("error", "interrupted"):
-                    return status
-                return run.advance() if run.phase == "commit" else status
+            def action() -> Settled:
+                return self.engine.run_task(name, self.driver)
 
-            goal = Goal("steps", report="task", steps=1, node=chosen.name)
+            goal = Goal("steps", report="task", steps=1, node=name)
             return self._move("task", goal, action)
 
     def retry(self) -> Outcome:
@@ -139,19 +142,19 @@ class MotionVerbs(SessionCore):
         with self.lock:
             if reason := self.why_not("retry"):
                 return self._refuse("retry", reason)
-            run = self.position.run
-            if run is not None and run.status == "error":
-                run.retry()
-            return self._drive("retry", Goal("steps", report="step", steps=1))
+            if failed := self._live("retry"):
+                return failed
+            goal = Goal("steps", report="step", steps=1)
+            return self._move("retry", goal, lambda: self.engine.retry(self.driver))
 
     def abort(self) -> Outcome:
         """Give up the current run; history stays, ``goto``/``restart``/edits remain."""
         with self.lock:
             if reason := self.why_not("abort"):
                 return self._refuse("abort", reason)
-            self.position.drop()
+            self.engine.drop()
             self.status, self.interrupts, self.retry_step = "aborted", (), None
-            self.stop = Stop("aborted", self.position.step)
+            self.stop = Stop("aborted", self.engine.step)
             message = "Run aborted; `restart` runs again, `goto` resumes from a snapshot."
             return self._publish(Outcome("abort", True, "aborted", message, stop=self.stop))
 
@@ -172,77 +175,85 @@ class MotionVerbs(SessionCore):
                     answer = Command(resume=self.evaluate(expr))
                 except ExpressionError as exc:
                     return self._refuse("resume", str(exc))
-            pos = self.position
-            assert pos.thread_id is not None
             try:
-                run = pos.new_run(pos.thread_id, answer, pos.checkpoint_id)
-            except Exception as exc:
-                return self._refuse("resume", describe_error(exc))
-            try:
-                pos.adopt(run, pos.thread_id)
-            except Exception as exc:
-                return self._fail("resume", exc)
+                self.engine.resume(answer)
+            except EngineRefused as exc:
+                return self._refuse("resume", str(exc))
+            if failed := self._to_first_plan("resume"):
+                return failed
             self.interrupts = ()
-            return self._move("resume", Goal("continue", report="step"), _advance)
+            return self._move("resume", Goal("continue", report="step"), self._advance)
 
     def goto(self, ref: str) -> Outcome:
         """Stand at snapshot ``ref``; running or editing from an old one starts a new branch."""
         with self.lock:
             if reason := self.why_not("goto"):
                 return self._refuse("goto", reason)
-            pos = self.position
-            assert pos.thread_id is not None
+            engine = self.engine
+            assert engine.thread_id is not None
             try:
-                entry = resolve(list_history(self.compiled_graph, pos.thread_id, None), ref)
+                entry = resolve(engine.history(), ref)
             except SnapshotError as exc:
                 return self._refuse("goto", str(exc))
-            pos.open(pos.thread_id, entry.checkpoint_id)
+            engine.open(engine.thread_id, entry.checkpoint_id)
             return self._stand("goto")
 
     # -- machinery -----------------------------------------------------------------------
 
     def _unknown_node(self, node: str) -> str | None:
-        if node in self.compiled_graph.builder.nodes:
+        if node in self.node_names:
             return None
         return f"no node named {node!r} (nodes: {', '.join(self.node_names)})"
 
-    def _live(self, command: str) -> Run | Outcome:
-        """The live run, created from the current snapshot if needed (or the failure)."""
+    def _live(self, command: str) -> Outcome | None:
+        """Make the current snapshot a live run if needed (``None``), or the failure."""
+        if self.engine.live:
+            return None
         try:
-            return self.position.materialise()
+            self.engine.materialise()
         except Exception as exc:
             return self._fail(command, exc)
+        return self._to_first_plan(command)
+
+    def _to_first_plan(self, command: str) -> Outcome | None:
+        """Advance a run just made to its first plan (``None``), or the failure."""
+        self.driver.begin(Goal("plan", report="start"))
+        try:
+            self.engine.advance(self.driver)
+        except Exception as exc:
+            return self._fail(command, exc)
+        self._planned()
+        return None
+
+    def _planned(self) -> None:
+        """Tell the driver which tasks the pending step runs (for ``after`` breakpoints)."""
+        self.driver.planned_nodes = tuple(t.name for t in self.engine.tasks())
+
+    def _advance(self) -> Settled:
+        return self.engine.advance(self.driver)
 
     def _drive(self, command: str, goal: Goal, action: Action | None = None) -> Outcome:
-        run = self._live(command)
-        if isinstance(run, Outcome):
-            return run
-        return self._move(command, goal, action or _advance)
-
-    def _adopt(self, command: str, run: Run, thread_id: str) -> Outcome:
-        self.status = "running"
-        try:
-            self.position.adopt(run, thread_id)
-        except Exception as exc:
-            return self._fail(command, exc)
-        return self._settle(command, run, run.status)
+        if failed := self._live(command):
+            return failed
+        return self._move(command, goal, action or self._advance)
 
     def _move(self, command: str, goal: Goal, action: Action) -> Outcome:
-        run = self.position.run
-        assert run is not None
         self.driver.begin(goal)
-        self.status = "running"
+        before, self.status = self.status, "running"
         try:
-            status = action(run)
+            settled = action()
+        except EngineRefused as exc:
+            self.status = before
+            return self._refuse(command, str(exc))
         except KeyboardInterrupt:
             return self._broken(command)
         except Exception as exc:
             return self._fail(command, exc)
         finally:
             self.driver.pause_requested.clear()
-        return self._settle(command, run, status)
+        return self._settle(command, settled)
 
-    def _settle(self, command: str, run: Run, status: str) -> Outcome:
+    def _settle(self, command: str, settled: Settled) -> Outcome:
         """Turn where the run stopped into the session's status, stop and outcome."""
         driver = self.driver
         commits = tuple(driver.commits)
@@ -250,43 +261,40 @@ class MotionVerbs(SessionCore):
             self.last_commit = commits[-1]
         self.interrupts = ()
         new_status: SessionStatus
+        status, step = settled.status, settled.step
         if status == "error":
-            stop = driver.stop or self._error_stop(run)
+            stop = driver.stop or Stop("exception", step, error=settled.error)
             new_status = "error"
         elif status == "interrupted":
-            self.interrupts = tuple(run.interrupts)
-            stop = Stop("interrupt", run.step, interrupts=self.interrupts)
+            self.interrupts = settled.interrupts
+            stop = Stop("interrupt", step, interrupts=self.interrupts)
             self.bus.emit(Interrupted(self.interrupts))
             new_status = "interrupted"
         elif status == "done":
-            stop = Stop("done", run.step, hits=tuple(driver.pending))
+            stop = Stop("done", step, hits=tuple(driver.pending))
             new_status = "done"
         else:
             goal = driver.goal
-            stop = driver.stop or Stop(goal.report, run.step, node=goal.node)
+            stop = driver.stop or Stop(goal.report, step, node=goal.node)
             new_status = "paused"
         self.status, self.stop = new_status, stop
-        self.retry_step = run.step if new_status == "error" else None
-        notes = tuple(_describe_mutation(m) for m in self.position.collect_mutations())
+        self.retry_step = step if new_status == "error" else None
+        if new_status == "paused":
+            self._planned()
+        notes = tuple(_describe_mutation(m) for m in self.engine.collect_mutations())
         outcome = Outcome(
             command, True, new_status, describe_stop(stop), stop, None, commits, notes
         )
         return self._publish(outcome)
 
-    def _error_stop(self, run: Run) -> Stop:
-        task = run.failed
-        error = task.error if task is not None and task.error is not None else RuntimeError()
-        info = error_info(error, task=task, step=run.step, state=self._read_state(run))
-        return Stop("exception", run.step, error=info)
-
     def _fail(self, command: str, exc: BaseException) -> Outcome:
         """The run died (an error outside a node, or an uncaught node error)."""
-        run = self.position.run
         info = self.driver.uncaught
         if info is None or info.exception is not exc:
-            info = error_info(exc, task=None, step=self.position.step, state=_safe_state(self, run))
+            step = self.engine.step
+            info = error_info(exc, task=None, step=step, state=_safe_state(self))
         commits = tuple(self.driver.commits)
-        self.position.drop()
+        self.engine.drop()
         self.status, self.interrupts, self.retry_step = "failed", (), None
         self.stop = Stop("failed", info.step, error=info)
         self.bus.emit(Errored(info))
@@ -297,50 +305,46 @@ class MotionVerbs(SessionCore):
 
     def _broken(self, command: str) -> Outcome:
         """Ctrl-C inside a node: the half-run step is dropped and will run again."""
-        self.position.drop()
+        self.engine.drop()
         self.status, self.retry_step = "paused", None
-        self.stop = Stop("pause", self.position.step)
+        self.stop = Stop("pause", self.engine.step)
         message = "Interrupted (Ctrl-C); the unfinished step will run again."
         return self._publish(Outcome(command, True, "paused", message, self.stop))
 
     def _stand(self, command: str) -> Outcome:
         """Take status and stop from the stored snapshot the session now stands at."""
-        pos = self.position
-        view = pos.preview()
-        latest = pos.is_latest()
-        failed = next((t for t in view.tasks if t.error is not None), None) if latest else None
-        self.interrupts = view.interrupts
+        engine = self.engine
+        tasks, step = engine.tasks(), engine.step
+        latest = engine.is_latest()
+        failed = next((t for t in tasks if t.error is not None), None) if latest else None
+        self.interrupts = engine.interrupts()
         status: SessionStatus = "paused"
         error: ErrorInfo | None = None
-        if view.interrupts:
+        if self.interrupts:
             status = "interrupted"
         elif failed is not None:
             status = "error"
             error = ErrorInfo(failed.name, failed.id, "Exception", str(failed.error), "",
-                              view.step, view.snapshot.values)  # fmt: skip
-        elif not view.tasks:
+                              step, engine.values())  # fmt: skip
+        elif not tasks:
             status = "done"
         kind: StopKind = "goto"
         self.status = status
-        self.retry_step = view.step if status == "error" else None
-        self.stop = Stop(kind, view.step, error=error, interrupts=view.interrupts)
+        self.retry_step = step if status == "error" else None
+        self.stop = Stop(kind, step, error=error, interrupts=self.interrupts)
         # The history lists a snapshot under the step that recorded it; the run goes on with
         # the next one.
-        before = f" before step {view.step}" if status == "paused" else ""
+        before = f" before step {step}" if status == "paused" else ""
         message = (
-            f"At snapshot {self._snapshot_index()} (recorded at step {view.step - 1}): "
+            f"At snapshot {self._snapshot_index()} (recorded at step {step - 1}): "
             f"the run is {status}{before}."
         )
         return self._publish(Outcome(command, True, status, message, self.stop))
 
 
-def _advance(run: Run) -> str:
-    return run.advance()
-
-
-def _safe_state(session: SessionCore, run: Run | None) -> Any:
+def _safe_state(session: SessionCore) -> Any:
     try:
-        return session.position.values() if run is None else session._read_state(run)
+        return session.engine.values()
     except Exception:
         return None
 

@@ -8,7 +8,7 @@ from sgdebug.debugger.breakpoints import ANY_NODE, BreakpointError
 from sgdebug.debugger.core import SessionCore
 from sgdebug.debugger.evaluation import ExpressionError, compile_expression
 from sgdebug.debugger.events import BreakpointsChanged
-from sgdebug.debugger.history import SnapshotError, diff_values, list_history, resolve
+from sgdebug.debugger.history import SnapshotError, diff_values, resolve
 from sgdebug.debugger.results import (
     EdgeInfo,
     GraphSummary,
@@ -32,15 +32,15 @@ class QueryVerbs(SessionCore):
         with self.lock:
             if reason := self.why_not("state"):
                 return self._refuse("state", reason)
-            return self._answer("state", self.position.values())
+            return self._answer("state", self.engine.values())
 
     def tasks(self) -> Outcome:
         """The pending superstep's tasks (``value``: tuple of ``TaskInfo``)."""
         with self.lock:
             if reason := self.why_not("tasks"):
                 return self._refuse("tasks", reason)
-            tasks = self.position.tasks()
-            return self._answer("tasks", tasks, f"step {self.position.step}: {len(tasks)} task(s)")
+            tasks = self.engine.tasks()
+            return self._answer("tasks", tasks, f"step {self.engine.step}: {len(tasks)} task(s)")
 
     def print(self, expr: str) -> Outcome:
         """The value of a Python expression over ``state``, ``snapshot``, ``tasks``, ``graph``."""
@@ -91,7 +91,7 @@ class QueryVerbs(SessionCore):
     def graph(self) -> Outcome:
         """The graph's nodes (breakpoint and pending marks) and edges."""
         with self.lock:
-            drawing = self.compiled_graph.get_graph()
+            drawing = self.model.get_graph()
             pending = set(self.pending_tasks)
             befores = {b.target for b in self.table.all if b.kind == "before" and b.enabled}
             afters = {b.target for b in self.table.all if b.kind == "after" and b.enabled}
@@ -108,9 +108,7 @@ class QueryVerbs(SessionCore):
             return self._answer("graph", GraphSummary(nodes, edges, drawing.draw_mermaid()))
 
     def _entries(self) -> tuple[HistoryEntry, ...]:
-        pos = self.position
-        assert pos.thread_id is not None
-        return list_history(self.compiled_graph, pos.thread_id, pos.checkpoint_id)
+        return self.engine.history()
 
     def _entry(self, ref: str | None) -> HistoryEntry:
         entries = self._entries()
@@ -122,9 +120,10 @@ class QueryVerbs(SessionCore):
         return resolve(entries, ref)
 
     def _snapshot(self, entry: HistoryEntry) -> StateSnapshot:
-        pos = self.position
-        latest = entry.head and entry.checkpoint_id == pos.latest_id()
-        return self.compiled_graph.get_state(pos.config(None if latest else entry.checkpoint_id))
+        snapshot = self.engine.snapshot(entry.checkpoint_id)
+        if snapshot is None:
+            raise SnapshotError(f"snapshot {entry.index} is no longer stored")
+        return snapshot
 
     # -- breakpoints ---------------------------------------------------------------------
 
@@ -141,7 +140,7 @@ class QueryVerbs(SessionCore):
         with self.lock:
             if reason := self.why_not(command):
                 return self._refuse(command, reason)
-            if node != ANY_NODE and node not in self.compiled_graph.builder.nodes:
+            if node != ANY_NODE and node not in self.node_names:
                 nodes = ", ".join(self.node_names)
                 return self._refuse(command, f"no node named {node!r} (nodes: {nodes})")
             if reason := _bad_condition(condition):

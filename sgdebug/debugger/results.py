@@ -13,6 +13,8 @@ from sgdebug.debugger.breakpoints import Breakpoint
 from sgdebug.runtime import CommitRecord, Interrupt
 
 __all__ = [
+    "Capabilities",
+    "EngineName",
     "EdgeInfo",
     "ErrorInfo",
     "GraphSummary",
@@ -64,6 +66,31 @@ StopKind = Literal[
     "failed",
 ]
 """Why the run stopped where it is."""
+
+
+EngineName = Literal["native", "langgraph"]
+"""The engines a session can run a graph on (``--engine``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What an engine can do; each missing feature carries the reason, for the user."""
+
+    engine: EngineName
+    """The engine's name, as ``--engine`` takes it."""
+    description: str
+    """One line for ``info`` and the status line (``LangGraph 1.2.22``, ...)."""
+    missing: tuple[tuple[str, str], ...] = ()
+    """``(feature, reason)`` for each feature it lacks: ``task`` (run one task of a
+    superstep), ``mutations`` (in-place mutation reports), ``plan`` (pauses between plan,
+    tasks and commit)."""
+
+    def why_not(self, feature: str) -> str | None:
+        """Why ``feature`` is unavailable on this engine (``None`` when it is available)."""
+        for name, reason in self.missing:
+            if name == feature:
+                return reason
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +287,8 @@ class SessionView:
     mutations: tuple[Mutation, ...]
     """In-place mutations found so far in this session's runs."""
     input: Any
+    engine: Capabilities | None = None
+    """The engine running the graph and what it can do."""
 
 
 @dataclass(frozen=True, slots=True)

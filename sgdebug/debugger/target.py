@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from sgdebug.debugger.results import EngineName
 from sgdebug.runtime import CompiledStateGraph
 
 __all__ = ["LoadedTargetLike", "SessionOptions", "SessionStore", "Target", "as_target"]
@@ -16,8 +17,9 @@ __all__ = ["LoadedTargetLike", "SessionOptions", "SessionStore", "Target", "as_t
 class Target:
     """The graph being debugged, the names its expressions see, and how to call it."""
 
-    graph: CompiledStateGraph
-    """The user's compiled graph (its builder is compiled again with a checkpointer)."""
+    graph: Any
+    """The user's compiled graph (``sgdebug.runtime`` or LangGraph); the engine compiles its
+    builder again with the session's checkpointer."""
     namespace: Mapping[str, Any] = field(default_factory=dict)
     """The user's module globals, visible in expressions (read live, never written)."""
     label: str = "graph"
@@ -35,12 +37,12 @@ class LoadedTargetLike(Protocol):
     def label(self) -> str: ...
 
 
-def as_target(target: Target | LoadedTargetLike | CompiledStateGraph) -> Target:
+def as_target(target: Target | LoadedTargetLike | Any) -> Target:
     """A :class:`Target` from a target, a loaded target, or a bare compiled graph."""
     if isinstance(target, Target):
         return target
-    if isinstance(target, CompiledStateGraph):
-        return Target(target, {}, target.name)
+    if isinstance(target, CompiledStateGraph) or not hasattr(target, "namespace"):
+        return Target(target, {}, getattr(target, "name", "graph") or "graph")
     return Target(target.graph, target.namespace, target.label)
 
 
@@ -78,3 +80,5 @@ class SessionOptions:
     """Passed as the run's ``recursion_limit`` (LangGraph's default when ``None``)."""
     thread_ids: Callable[[], str] = _new_thread_id
     """Makes the thread id of each run (inject a counter for deterministic tests)."""
+    engine: EngineName | None = None
+    """The engine to run the graph on; ``None`` picks the one the graph was built for."""

@@ -19,6 +19,7 @@ from sgdebug.inspect.channels import (
 )
 from sgdebug.inspect.diff import Diff, DiffLine, apply, diff_lines, summary
 from sgdebug.inspect.drawing import Box, Drawing, DrawnEdge, DrawnNode, draw, draw_list
+from sgdebug.inspect.graph_model import GraphModel
 from sgdebug.inspect.history import HistoryNode, HistoryRow, HistoryTree, history_tree
 from sgdebug.inspect.step_diff import (
     ChannelDiff,
@@ -60,6 +61,7 @@ __all__ = [
     "ChannelRow",
     "Diff",
     "DiffLine",
+    "GraphModel",
     "HistoryNode",
     "HistoryRow",
     "HistoryTree",

@@ -27,6 +27,7 @@ from sgdebug.runtime.channels import (
 from sgdebug.runtime.managed import ManagedValue
 
 if TYPE_CHECKING:
+    from sgdebug.inspect.graph_model import GraphModel
     from sgdebug.runtime import CompiledStateGraph, Run
 
 __all__ = [
@@ -216,7 +217,7 @@ def channel_rows(
 
 
 def snapshot_channel_rows(
-    graph: CompiledStateGraph,
+    graph: GraphModel,
     snapshot: StateSnapshot,
     changes: Sequence[LastChange] = (),
     *,
@@ -242,7 +243,7 @@ def snapshot_channel_rows(
     return tuple(rows)
 
 
-def _names(graph: CompiledStateGraph, internal: bool) -> list[str]:
+def _names(graph: GraphModel | CompiledStateGraph, internal: bool) -> list[str]:
     names = list(graph.user_fields)
     if internal:
         names += [k for k in graph.channel_specs if k not in graph.user_fields]

@@ -18,7 +18,7 @@ from sgdebug.runtime.channels import MISSING, BinaryOperatorAggregate
 from sgdebug.runtime.channels.binop import overwrite_value
 
 if TYPE_CHECKING:
-    from sgdebug.runtime import CompiledStateGraph
+    from sgdebug.inspect.graph_model import GraphModel
 
 __all__ = [
     "ChannelDiff",
@@ -113,7 +113,7 @@ class SnapshotDiff:
 
 
 def reducer_diff(
-    graph: CompiledStateGraph,
+    graph: GraphModel,
     record: CommitRecord,
     *,
     internal: bool = False,

@@ -147,7 +147,7 @@ class PythonRunner:
         if name == "state":
             return self.session.view().values
         if name == "graph":
-            return self.session.compiled_graph
+            return self.session.engine.graph
         if name == "session":
             return self.session
         return vars(builtins)[name]

@@ -60,7 +60,7 @@ def state_table(session: Session, values: Any, changed: Iterable[str] = ()) -> R
     """The state: one row per key with its channel kind; keys the last step changed bold."""
     if not isinstance(values, Mapping):
         return pretty(values)
-    fields = session.compiled_graph.user_fields
+    fields = session.model.user_fields
     fresh = set(changed)
     view = session.view()
     # Changed in place by the last step (or by the node that raised in the step now pending).
@@ -123,7 +123,7 @@ def history_view(session: Session, entries: Sequence[HistoryEntry]) -> Renderabl
     thread = session.thread_id
     if thread is None or not entries:
         return Text("(no snapshots)", style="dim")
-    snapshots = session.compiled_graph.get_state_history({"configurable": {"thread_id": thread}})
+    snapshots = [s for e in reversed(entries) if (s := session.engine.snapshot(e.checkpoint_id))]
     current = next((e.checkpoint_id for e in entries if e.current), None)
     tree = history_tree(snapshots, current)
     number = {e.checkpoint_id: e for e in entries}
@@ -178,7 +178,7 @@ def changes_view(session: Session, commits: Sequence[CommitRecord]) -> Renderabl
     if not commits:
         return None
     record = commits[-1]
-    step = reducer_diff(session.compiled_graph, record, width=60)
+    step = reducer_diff(session.model, record, width=60)
     ran = ", ".join(t for t in step.tasks if not t.startswith("__"))
     head = f"step {step.step} ran {ran}" if ran else f"step {step.step} took the input"
     if len(commits) > 1:
@@ -200,7 +200,7 @@ def graph_view(session: Session, summary: GraphSummary, width: int) -> Renderabl
     from sgdebug.inspect.drawing import draw
     from sgdebug.inspect.topology import topology
 
-    drawing = draw(topology(session.compiled_graph), width=max(40, width), height=10_000)
+    drawing = draw(topology(session.model), width=max(40, width), height=10_000)
     marks = []
     for label, names in (
         ("break before", [n.name for n in summary.nodes if n.before]),

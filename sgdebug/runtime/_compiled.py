@@ -328,6 +328,25 @@ class CompiledStateGraph:
         """A run of this graph on ``input``, not yet advanced (for debuggers)."""
         return self._new_run(input, config, emit, {"hooks": hooks, "context": context})
 
+    def next_tasks(self, config: dict[str, Any]) -> list[Task]:
+        """The tasks of the step after the checkpoint ``config`` names, planned but not run.
+
+        Each task carries the input its node would receive and what triggered it; nothing is
+        saved or run. Raises ``ValueError`` when the checkpoint is not stored.
+        """
+        from sgdebug.runtime._persist import Persistence
+
+        saver = self._saver()
+        configurable = config.get("configurable", {})
+        thread_id = configurable.get("thread_id")
+        record = saver.get_record(thread_id, configurable.get("checkpoint_id"))
+        if record is None:
+            raise ValueError(f"no checkpoint of thread {thread_id!r} matches {configurable}")
+        persist = Persistence(saver, thread_id)
+        run = Run(self, RunOptions({}, DEFAULT_RECURSION_LIMIT))
+        run.restore(persist, persist.load(record))
+        return run.next_tasks()
+
     # -- checkpoints -----------------------------------------------------------------------
 
     def _saver(self) -> Any:

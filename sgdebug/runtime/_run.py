@@ -45,7 +45,7 @@ from sgdebug.runtime.types import Command, Interrupt
 
 if TYPE_CHECKING:
     from sgdebug.runtime._compiled import CompiledStateGraph
-    from sgdebug.runtime._persist import Persistence
+    from sgdebug.runtime._persist import Mutation, Persistence
 
 log = logging.getLogger("sgdebug.runtime")
 _NO_VERSIONS: dict[str, int] = {}
@@ -293,13 +293,15 @@ class Run:
             return self.status
         return self._pause() if paused or self.phase == "execute" else self.status
 
-    def edit(self, writes: Sequence[Write]) -> None:
+    def edit(self, writes: Sequence[Write], *, discard_done: bool = False) -> None:
         """Change channel values between steps; the pending step is planned again at once.
 
         Writes go through each channel's reducer (wrap a value in ``Overwrite`` to bypass
-        it). With a checkpointer the edit is saved as an ``update`` checkpoint.
+        it). With a checkpointer the edit is saved as an ``update`` checkpoint. A step whose
+        tasks have partly run is refused, unless ``discard_done``: their writes are dropped
+        and they run again on the edited state.
         """
-        if any(t.done for t in self.tasks):
+        if not discard_done and any(t.done for t in self.tasks):
             raise RuntimeError("cannot edit state while a step is half done")
         self.apply_writes(writes)
         if self.persist is not None:
@@ -317,6 +319,18 @@ class Run:
             if task.error is not None:
                 task.error, task.done = None, False
         self.status = "paused"
+
+    @property
+    def checkpoint_id(self) -> str | None:
+        """The id of the run's latest checkpoint (``None`` without a checkpointer)."""
+        persist = self.persist
+        record = persist.record if persist is not None else None
+        return record.id if record is not None else None
+
+    @property
+    def mutations(self) -> tuple[Mutation, ...]:
+        """Values a node changed in place, found so far (needs a checkpointer)."""
+        return tuple(self.persist.mutations) if self.persist is not None else ()
 
     @property
     def failed(self) -> Task | None:

@@ -259,7 +259,7 @@ class ActionsMixin(_Base):
             self.refresh_bindings()
 
     def on_graph_pane_node_opened(self, message: GraphPane.NodeOpened) -> None:
-        graph = self.session.compiled_graph
+        graph = self.session.model
         self.push_screen(NodeScreen(node_details(message.node, self.topology, self.frame, graph)))
 
     def on_command_line_entered(self, message: CommandLine.Entered) -> None:

@@ -119,7 +119,7 @@ class DebuggerApp(ActionsMixin, App[int]):
         super().__init__()
         self.session = session
         self.repl = repl
-        self.topology = topology(session.compiled_graph)
+        self.topology = topology(session.model)
         self.frame: Frame | None = None
         self.busy = False
         """A command is on its way through the engine."""

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from sgdebug.debugger import Breakpoint
+from sgdebug.inspect import GraphModel
 from sgdebug.inspect.topology import Topology
-from sgdebug.runtime import CompiledStateGraph
 from sgdebug.tui.frame import END_NODE, START_NODE, Frame
 from sgdebug.tui.graph_paint import STATUS_WORD
 from sgdebug.tui.screens.node_screen import NodeDetails
@@ -26,7 +26,7 @@ def _name(node: str) -> str:
 
 
 def node_details(
-    name: str, topology: Topology, frame: Frame | None, graph: CompiledStateGraph
+    name: str, topology: Topology, frame: Frame | None, graph: GraphModel
 ) -> NodeDetails:
     """The details screen's content for node ``name``."""
     state = frame.node(name) if frame is not None else None
@@ -63,7 +63,7 @@ def _breakpoints(name: str, breakpoints: Sequence[Breakpoint]) -> tuple[str, ...
     return tuple(lines)
 
 
-def _source(graph: CompiledStateGraph, name: str) -> str:
+def _source(graph: GraphModel, name: str) -> str:
     """``path/file.py:12 (qualified.name)`` for the node's function."""
     if name in (START_NODE, END_NODE):
         return "(a virtual node of the graph)"

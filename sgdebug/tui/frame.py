@@ -25,12 +25,10 @@ from sgdebug.inspect import (
     StepDiff,
     TaskRow,
     changes_from_history,
-    channel_rows,
     fold_changes,
     fold_edit,
     history_tree,
     reducer_diff,
-    snapshot_channel_rows,
     task_rows,
 )
 from sgdebug.runtime import StateSnapshot
@@ -132,7 +130,7 @@ class FrameBuilder:
             self._stale = True
         session = self.session
         view = session.view()
-        graph = session.compiled_graph
+        graph = session.model
         history = session.history() if session.started else None
         entries: tuple[HistoryEntry, ...] = history.value if history and history.ok else ()
         if self._stale:
@@ -185,16 +183,10 @@ class FrameBuilder:
 
     def _channel_rows(self) -> tuple[ChannelRow, ...]:
         session = self.session
-        graph = session.compiled_graph
-        run = session.run
-        if run is not None:
-            return _with_in_place(channel_rows(graph, run, self.changes), session.view())
         if not session.started:
             return ()
-        shown = session.show()
-        if not shown.ok or not isinstance(shown.value, StateSnapshot):
-            return ()
-        return snapshot_channel_rows(graph, shown.value, self.changes)
+        rows = session.engine.channel_rows(self.changes)
+        return _with_in_place(rows, session.view()) if session.engine.live else rows
 
 
 def _with_in_place(rows: tuple[ChannelRow, ...], view: SessionView) -> tuple[ChannelRow, ...]:

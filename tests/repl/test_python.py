@@ -37,7 +37,7 @@ def test_names_of_the_session_and_of_the_module(paused: Session) -> None:
 
     assert runner.run("session is __import__('builtins').globals().get('session', session)").value
     assert runner.run("[t.name for t in tasks]").value == ["attempt"]
-    assert runner.run("graph.name").value == paused.compiled_graph.name
+    assert runner.run("graph.name").value == paused.engine.graph.name
     assert runner.run("attempt({'count': 1})").value == {"count": 2, "status": "attempt 2"}
     assert runner.run("snapshot.next").value == ("attempt",)
 

@@ -250,6 +250,11 @@ class InMemorySaver(BaseCheckpointSaver):
             return records[max(records)]
         return records.get(checkpoint_id)
 
+    def threads(self) -> list[str]:
+        """Every thread id that has a checkpoint."""
+        self.sync()
+        return [t for t, records in self.records.items() if records]
+
     def list_records(self, thread_id: str) -> Iterator[CheckpointRecord]:
         self.sync(thread_id)
         records = self.records.get(thread_id, {})

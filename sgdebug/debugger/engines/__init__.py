@@ -1,0 +1,49 @@
+"""The engine protocol's implementations, and the choice between them.
+
+``native`` drives ``sgdebug.runtime``; ``langgraph`` drives a real LangGraph graph and is
+the only module of sgdebug (with the import alias) that imports ``langgraph``, and only
+when the user's graph is a LangGraph graph.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sgdebug.debugger.results import EngineName
+
+if TYPE_CHECKING:
+    from sgdebug.debugger.engine import Engine
+
+__all__ = ["engine_for", "is_langgraph", "open_engine"]
+
+
+def is_langgraph(graph: Any) -> bool:
+    """Whether ``graph`` (a compiled graph or a builder) comes from LangGraph (by its class:
+    nothing is imported)."""
+    return any(cls.__module__.split(".")[0] == "langgraph" for cls in type(graph).__mro__)
+
+
+def engine_for(graph: Any) -> EngineName:
+    """The engine a graph was built for."""
+    return "langgraph" if is_langgraph(graph) else "native"
+
+
+def open_engine(
+    graph: Any, saver: Any, recursion_limit: int | None, name: EngineName | None = None
+) -> Engine:
+    """The engine ``name`` (default: the one ``graph`` was built for) on ``graph``.
+
+    ``saver`` is the session's checkpointer (``None``: the graph's own, else in memory).
+    Raises ``ValueError`` when the graph cannot run on the engine named.
+    """
+    chosen = name or engine_for(graph)
+    if chosen != engine_for(graph):
+        raise ValueError(
+            f"a {engine_for(graph)} graph cannot run on the {chosen} engine as it is; "
+            f"load it with --engine {chosen} from the command line"
+        )
+    if chosen == "langgraph":
+        raise ValueError("LangGraph graphs are not supported yet: change the imports")
+    from sgdebug.debugger.engines.native import NativeEngine
+
+    return NativeEngine(graph, saver, recursion_limit)
