@@ -166,6 +166,8 @@ class TaskInfo:
     """Its writes once run (state writes, then routing)."""
     error: BaseException | str | None = None
     interrupts: tuple[Interrupt, ...] = ()
+    duration: float | None = None
+    """Seconds the task ran (once it ran; ``None`` when unknown)."""
 
     @property
     def state(self) -> Literal["pending", "done", "error", "interrupted"]:

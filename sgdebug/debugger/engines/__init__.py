@@ -43,7 +43,9 @@ def open_engine(
             f"load it with --engine {chosen} from the command line"
         )
     if chosen == "langgraph":
-        raise ValueError("LangGraph graphs are not supported yet: change the imports")
+        from sgdebug.debugger.engines.langgraph import LangGraphEngine
+
+        return LangGraphEngine(graph, saver, recursion_limit)
     from sgdebug.debugger.engines.native import NativeEngine
 
     return NativeEngine(graph, saver, recursion_limit)
