@@ -99,6 +99,28 @@ SessionOption = Annotated[
     typer.Option("--session", metavar="FILE", help="Keep the session in this SQLite file; "
                  "an existing file is reopened where it stopped.", show_default=False),
 ]  # fmt: skip
+
+
+class EngineChoice(enum.StrEnum):
+    """Which engine runs the graph (``--engine``)."""
+
+    NATIVE = "native"
+    LANGGRAPH = "langgraph"
+
+
+EngineOption = Annotated[
+    EngineChoice | None,
+    typer.Option("--engine", "-e", help="What runs the graph: langgraph (LangGraph itself; "
+                 "the default for a LangGraph program) or native (sgdebug's runtime: task "
+                 "stepping, in-place mutation reports; the default for an sgdebug.runtime "
+                 "program).", show_default=False),
+]  # fmt: skip
+ThreadOption = Annotated[
+    str | None,
+    typer.Option("--thread", metavar="ID", help="Open thread ID of the graph's own "
+                 "checkpointer (its history, to browse, fork and re-run) instead of starting "
+                 "a run.", show_default=False),
+]  # fmt: skip
 RecursionOption = Annotated[
     int | None,
     typer.Option("--recursion-limit", metavar="N", min=1, help="Maximum supersteps per run "
@@ -113,10 +135,12 @@ def _options(
     break_after: list[str] | None,
     session: Path | None,
     recursion_limit: int | None,
+    engine: EngineChoice | None = None,
+    thread: str | None = None,
 ) -> LaunchOptions:
     return LaunchOptions(
         target, input, tuple(break_before or ()), tuple(break_after or ()), session,
-        recursion_limit,
+        recursion_limit, engine.value if engine is not None else None, thread,
     )  # fmt: skip
 
 
@@ -158,9 +182,13 @@ def open_(
     break_after: BreakAfterOption = None,
     session: SessionOption = None,
     recursion_limit: RecursionOption = None,
+    engine: EngineOption = None,
+    thread: ThreadOption = None,
 ) -> None:
     """Open the debugger (TUI) on TARGET; also what `sgdebug TARGET` does."""
-    options = _options(target, input, break_before, break_after, session, recursion_limit)
+    options = _options(
+        target, input, break_before, break_after, session, recursion_limit, engine, thread
+    )
     _launch("tui", prepare(options))
 
 
@@ -172,9 +200,13 @@ def repl(
     break_after: BreakAfterOption = None,
     session: SessionOption = None,
     recursion_limit: RecursionOption = None,
+    engine: EngineOption = None,
+    thread: ThreadOption = None,
 ) -> None:
     """Open the REPL on TARGET: pdb-like commands and Python expressions."""
-    options = _options(target, input, break_before, break_after, session, recursion_limit)
+    options = _options(
+        target, input, break_before, break_after, session, recursion_limit, engine, thread
+    )
     _launch("repl", prepare(options))
 
 
@@ -194,10 +226,14 @@ def run(
     break_after: BreakAfterOption = None,
     session: SessionOption = None,
     recursion_limit: RecursionOption = None,
+    engine: EngineOption = None,
+    thread: ThreadOption = None,
 ) -> None:  # fmt: skip
     """Run debugger commands headless and print what they show (for scripts and CI)."""
     lines = read_script(script)
-    options = _options(target, input, break_before, break_after, session, recursion_limit)
+    options = _options(
+        target, input, break_before, break_after, session, recursion_limit, engine, thread
+    )
     raise typer.Exit(run_script(prepare(options), lines))
 
 
@@ -235,8 +271,13 @@ def demo(
     break_after: BreakAfterOption = None,
     session: SessionOption = None,
     recursion_limit: RecursionOption = None,
+    engine: EngineOption = None,
 ) -> None:  # fmt: skip
-    """Open the debugger on a bundled sample graph (default: linear), with its example input."""
+    """Open the debugger on a bundled sample graph (default: linear), with its example input.
+
+    With --engine langgraph the sample is built with LangGraph's own classes and run by
+    LangGraph.
+    """
     from sgdebug import sample_graphs
 
     if list_:
@@ -247,7 +288,8 @@ def demo(
     name = name or next(iter(sample_graphs.SAMPLES))
     if name not in sample_graphs.SAMPLES:
         fail(f"no sample graph {name!r}; samples: {', '.join(sample_graphs.SAMPLES)}")
-    target = f"{sample_graphs.SAMPLES[name]}:graph"
+    graph = "langgraph_graph" if engine is EngineChoice.LANGGRAPH else "graph"
+    target = f"{sample_graphs.SAMPLES[name]}:{graph}"
     options = _options(target, input, break_before, break_after, session, recursion_limit)
     example = sample_graphs.load(name).EXAMPLE_INPUT
     _launch("tui", prepare(options, default_input=example))

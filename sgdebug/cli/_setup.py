@@ -52,6 +52,10 @@ class LaunchOptions:
     """``--session`` file."""
     recursion_limit: int | None = None
     """``--recursion-limit``."""
+    engine: str | None = None
+    """``--engine`` (``native`` or ``langgraph``; ``None``: the graph's own)."""
+    thread: str | None = None
+    """``--thread``: a thread of the graph's own checkpointer to open."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,20 +191,44 @@ def open_session(prepared: Prepared) -> Opened:
             store.save_recursion_limit(limit)
     except SessionFileError as exc:
         fail(str(exc))
-    session = Session(
-        Target(loaded.graph, loaded.namespace, loaded.label),
-        input=prepared.input,
-        saver=store.saver if store is not None else None,
-        store=store,
-        breakpoints=[Breakpoint.from_dict(b) for b in record.breakpoints] if record else None,
-        options=SessionOptions(recursion_limit=limit),
-    )
+    engine = _engine(options, loaded.graph)
+    try:
+        session = Session(
+            Target(loaded.graph, loaded.namespace, loaded.label),
+            input=prepared.input,
+            saver=store.saver if store is not None else None,
+            store=store,
+            breakpoints=[Breakpoint.from_dict(b) for b in record.breakpoints] if record else None,
+            options=SessionOptions(recursion_limit=limit, engine=engine),
+        )
+    except ValueError as exc:
+        fail(f"cannot debug {loaded.label}: {exc}")
     for node in options.break_before:
         session.break_("before", node)
     for node in options.break_after:
         session.break_("after", node)
     if store is not None:
         store.save_breakpoints([b.to_dict() for b in session.breakpoints])
+    if options.thread is not None:
+        attached = session.attach(options.thread, input=prepared.input)
+        if not attached.ok:
+            fail(f"--thread {options.thread}: {attached.message}")
+        return Opened(session, attached, store)
     if record is not None and record.thread_id is not None:
         return Opened(session, session.attach(record.thread_id, input=record.input), store)
     return Opened(session, session.restart(prepared.input), store)
+
+
+def _engine(options: LaunchOptions, graph: Any) -> Any:
+    """The engine ``--engine`` asks for, checked against the graph that was loaded."""
+    from sgdebug.debugger.engines import engine_for
+
+    built_for = engine_for(graph)
+    if options.engine is None or options.engine == built_for:
+        return built_for
+    if options.engine == "langgraph":
+        fail(
+            f"--engine langgraph: {options.target} is built with sgdebug.runtime, which is "
+            f"the native engine; the langgraph engine runs programs written with LangGraph"
+        )
+    return options.engine

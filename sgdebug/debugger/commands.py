@@ -61,7 +61,7 @@ def _restart(s: Session, a: Args) -> Outcome:
 
 def _help(s: Session, a: Args) -> Outcome:
     try:
-        text = help_text(a.get("command"))
+        text = help_text(a.get("command"), s)
     except ParseError as exc:
         return Outcome("help", False, s.status, str(exc))
     return Outcome("help", True, s.status, "", value=text)
@@ -236,6 +236,13 @@ _SPECS: list[CommandSpec] = [
         lambda s, a: s.graph(), (), (), "G", "session",
     ),
     CommandSpec(
+        "info", "Show the engine and what it can do.",
+        "Names the engine running the graph (native: sgdebug's runtime; langgraph: "
+        "LangGraph itself), the graph and the thread, and each command this engine cannot "
+        "run, with the reason.",
+        lambda s, a: s.info(), (), (), None, "session",
+    ),
+    CommandSpec(
         "help", "List commands, or explain one.", "Shows help for COMMAND, or lists all.",
         _help, (Arg("command", "command", optional=True),), ("?",), "question_mark",
         "session",
@@ -328,11 +335,20 @@ def complete(session: Session, line: str) -> list[str]:
     return [c for c in spec.complete(session, words[1:]) if c.startswith(current)]
 
 
-def help_text(name: str | None = None) -> str:
-    """Every command's usage and summary, or one command's full help."""
+def help_text(name: str | None = None, session: Session | None = None) -> str:
+    """Every command's usage and summary, or one command's full help; with ``session``,
+    what its engine cannot run is marked, with the reason."""
+    caps = session.engine.capabilities if session is not None else None
+
+    def missing(spec: CommandSpec) -> str | None:
+        return caps.why_not(spec.name) if caps is not None else None
+
     if name is None:
         width = max(len(s.usage) for s in COMMANDS)
-        lines = [f"  {s.usage:<{width}}  {s.summary}" for s in COMMANDS]
+        lines = []
+        for spec in COMMANDS:
+            off = " (unavailable on this engine)" if missing(spec) else ""
+            lines.append(f"  {spec.usage:<{width}}  {spec.summary}{off}")
         return "Commands:\n" + "\n".join(lines) + "\nType `help COMMAND` for details."
     spec = lookup(name)
     lines = [f"usage: {spec.usage}", spec.summary]
@@ -340,5 +356,7 @@ def help_text(name: str | None = None) -> str:
         lines.append("aliases: " + ", ".join(spec.aliases))
     if spec.key:
         lines.append(f"key: {spec.key}")
+    if (reason := missing(spec)) is not None and caps is not None:
+        lines.append(f"unavailable on the {caps.engine} engine: {reason}")
     lines.extend(["", spec.help])
     return "\n".join(lines)

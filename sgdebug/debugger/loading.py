@@ -3,9 +3,10 @@
 A target is ``package.module:attr`` or ``path/to/file.py:attr`` (``attr`` may be dotted:
 ``app:agents.support``). The attribute may be a compiled graph, an uncompiled
 ``StateGraph`` (compiled here), or a function callable with no arguments that returns
-either. The current directory is importable, as with ``uvicorn`` or ``textual run``; a file
-inside a package (folders with ``__init__.py``) is imported under its dotted name, so its
-relative imports work.
+either; built with ``sgdebug.runtime`` or with LangGraph (recognised by their classes, so
+loading imports LangGraph only when the user's program does). The current directory is
+importable, as with ``uvicorn`` or ``textual run``; a file inside a package (folders with
+``__init__.py``) is imported under its dotted name, so its relative imports work.
 
 Every way loading can fail raises :class:`TargetError` with one specific paragraph, plus
 the user's traceback when their code raised.
@@ -52,8 +53,9 @@ class TargetError(Exception):
 class LoadedTarget:
     """A user's graph, ready to debug."""
 
-    graph: CompiledStateGraph
-    """The compiled graph (compiled here when the target named a builder or returned one)."""
+    graph: Any
+    """The compiled graph, ``sgdebug.runtime``'s or LangGraph's (compiled here when the
+    target named a builder or returned one)."""
     namespace: dict[str, Any]
     """The globals of the module the target lives in (the live dict: copy before adding names)."""
     label: str
@@ -241,7 +243,10 @@ def _no_attribute(module: ModuleType, owner: str, part: str, spec: TargetSpec) -
     if owner != module.__name__:
         return head
     graphs = sorted(
-        k for k, v in vars(module).items() if isinstance(v, CompiledStateGraph | StateGraph)
+        k
+        for k, v in vars(module).items()
+        if isinstance(v, CompiledStateGraph | StateGraph)
+        or _langgraph_kind(v) in ("compiled", "builder")
     )
     close = difflib.get_close_matches(part, [k for k in vars(module) if not k.startswith("_")], 1)
     hint = f" Did you mean {close[0]!r}?" if close else ""
@@ -253,21 +258,25 @@ def _no_attribute(module: ModuleType, owner: str, part: str, spec: TargetSpec) -
 # -- from value to graph -------------------------------------------------------------------
 
 
-def _to_graph(value: Any, text: str, *, called: bool) -> CompiledStateGraph:
+def _to_graph(value: Any, text: str, *, called: bool) -> Any:
     if isinstance(value, CompiledStateGraph):
         return value
     if isinstance(value, StateGraph):
         return _compile(value, text)
     what = f"Calling {text!r} returned" if called else f"{text!r} is"
-    langgraph = _langgraph_class(value)
-    if langgraph is not None:
-        raise TargetError(_langgraph_message(what, langgraph), kind="langgraph")
+    kind = _langgraph_kind(value)
+    if kind == "compiled":
+        return value
+    if kind == "builder":
+        return _compile(value, text)
+    if kind is not None:
+        raise TargetError(_langgraph_message(what, type(value)), kind="langgraph")
     if not called and callable(value) and not isinstance(value, type):
         return _to_graph(_call_factory(value, text), text, called=True)
     raise TargetError(f"{what} {_describe(value)}, not a graph. {_EXPECTED}", kind="not_graph")
 
 
-def _compile(builder: StateGraph, text: str) -> CompiledStateGraph:
+def _compile(builder: Any, text: str) -> Any:
     try:
         return builder.compile()
     except ValueError as exc:
@@ -304,21 +313,25 @@ def _call_factory(factory: Callable[..., Any], text: str) -> Any:
         raise TargetError(_raised(f"Calling {text!r}", text, exc), kind="factory") from exc
 
 
-def _langgraph_class(value: Any) -> type | None:
-    """The class of ``value`` if LangGraph defines it (by module name; langgraph stays out)."""
-    for cls in type(value).__mro__:
-        if cls.__module__.split(".")[0] == "langgraph":
-            return type(value)
-    return None
+def _langgraph_kind(value: Any) -> Literal["compiled", "builder", "other"] | None:
+    """What LangGraph object ``value`` is, by its classes (nothing is imported): a compiled
+    graph (a ``Pregel``), a ``StateGraph`` builder, something else, or not LangGraph's."""
+    classes = [c for c in type(value).__mro__ if c.__module__.split(".")[0] == "langgraph"]
+    if not classes:
+        return None
+    names = {c.__name__ for c in classes}
+    if "Pregel" in names:
+        return "compiled"
+    if "StateGraph" in names:
+        return "builder"
+    return "other"
 
 
 def _langgraph_message(what: str, cls: type) -> str:
     return (
-        f"{what} a LangGraph {cls.__name__} (from {cls.__module__}). sgdebug debugs graphs "
-        f"built with its own runtime, sgdebug.runtime, which runs the same programs: change "
-        f"the imports, e.g. `from langgraph.graph import StateGraph, START, END` becomes "
-        f"`from sgdebug.runtime import StateGraph, START, END` (Send, Command, interrupt and "
-        f"the savers come from sgdebug.runtime too)."
+        f"{what} a LangGraph {cls.__name__} (from {cls.__module__}), not a graph. {_EXPECTED} "
+        f"With LangGraph that is `builder.compile()`, the `StateGraph` itself, or a function "
+        f"returning either."
     )
 
 

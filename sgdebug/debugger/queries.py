@@ -107,6 +107,24 @@ class QueryVerbs(SessionCore):
             edges = tuple(EdgeInfo(e.source, e.target, e.conditional) for e in drawing.edges)
             return self._answer("graph", GraphSummary(nodes, edges, drawing.draw_mermaid()))
 
+    def info(self) -> Outcome:
+        """The engine running the graph and what it can do (``value``: its ``Capabilities``)."""
+        with self.lock:
+            caps = self.engine.capabilities
+            model = self.model
+            lines = [
+                f"Engine: {caps.engine}: {caps.description}",
+                f"Graph: {self.label} ({len(model.nodes)} nodes, "
+                f"{len(self.channel_names)} state keys)",
+                f"Thread: {self.thread_id or '(no run yet)'}",
+            ]
+            if caps.missing:
+                lines.append("Unavailable on this engine:")
+                lines.extend(f"  {feature}: {reason}" for feature, reason in caps.missing)
+            else:
+                lines.append("Every command is available on this engine.")
+            return self._answer("info", caps, "\n".join(lines))
+
     def _entries(self) -> tuple[HistoryEntry, ...]:
         return self.engine.history()
 

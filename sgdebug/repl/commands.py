@@ -160,7 +160,7 @@ class Dispatcher:
 
     def _help(self, command: str | None) -> bool:
         try:
-            text = help_text(command)
+            text = help_text(command, self.session)
         except ParseError as exc:
             self.printer.error(str(exc))
             return False

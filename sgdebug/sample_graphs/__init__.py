@@ -75,16 +75,20 @@ def build(name: str, engine: Engine = "sgdebug", **params: Any) -> Any:
     return factory(engine, **params)
 
 
-def lazy_graph(module_name: str, attribute: str, factory: Callable[[], Any]) -> Any:
-    """Module ``__getattr__`` body: compile ``graph`` on first access, then cache it.
+def lazy_graph(module_name: str, attribute: str, factory: Callable[..., Any]) -> Any:
+    """Module ``__getattr__`` body: compile ``graph`` (sgdebug's runtime) or
+    ``langgraph_graph`` (the same program built with LangGraph) on first access, then cache.
 
     Compiling at import time would make every import of a sample pay for the runtime;
-    this keeps ``import sgdebug.sample_graphs.<name>`` cheap.
+    this keeps ``import sgdebug.sample_graphs.<name>`` cheap (and free of LangGraph).
     """
-    if attribute != "graph":
+    if attribute == "graph":
+        compiled = factory().compile()
+    elif attribute == "langgraph_graph":
+        compiled = factory("langgraph").compile()
+    else:
         raise AttributeError(f"module {module_name!r} has no attribute {attribute!r}")
-    compiled = factory().compile()
-    vars(sys.modules[module_name])["graph"] = compiled
+    vars(sys.modules[module_name])[attribute] = compiled
     return compiled
 
 

@@ -64,7 +64,6 @@ FILES = {
         ("shapes:offline", "Calling 'shapes:offline' raised ConnectionError"),
         ("shapes:returns_none", "returned a NoneType, not a graph"),
         ("shapes:broken", "not a valid graph: Graph must have an entrypoint"),
-        ("lg_app:graph", "from sgdebug.runtime import StateGraph, START, END"),
     ],
 )
 def test_a_target_that_cannot_load_exits_2_with_one_message(
@@ -99,6 +98,17 @@ def test_the_users_traceback_is_shown_without_sgdebug_frames(
     assert lines[2].endswith('crashes.py", line 2, in <module>')
     assert lines[-1] == "KeyError: 'API_TOKEN'"
     assert "sgdebug" not in "\n".join(lines[1:])
+
+
+def test_a_langgraph_program_loads_and_runs_as_it_is(sgdebug: Sgdebug, write: Write) -> None:
+    write("lg_app.py", FILES["lg_app.py"])
+
+    result = sgdebug("run", "lg_app:graph", "--input", '{"x": 1}', "--script", "-",
+                     stdin="continue\nprint state['x']\ninfo\n")  # fmt: skip
+
+    assert result.returncode == 0, result.stderr
+    assert "The run finished." in result.stdout
+    assert "langgraph" in result.stdout
 
 
 @pytest.mark.parametrize("command", ["open", "repl", "graph"])

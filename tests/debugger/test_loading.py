@@ -260,7 +260,7 @@ def test_a_file_shadowed_by_an_imported_module_is_refused(project: Path) -> None
     assert "already taken" in str(error)
 
 
-def test_a_langgraph_graph_is_refused_with_the_import_to_change(project: Path) -> None:
+def test_a_langgraph_graph_builder_or_factory_loads_as_it_is(project: Path) -> None:
     write(project, "lg_app.py", """\
         from typing import TypedDict
         from langgraph.graph import START, StateGraph
@@ -277,21 +277,24 @@ def test_a_langgraph_graph_is_refused_with_the_import_to_change(project: Path) -
             return builder
         """)  # fmt: skip
 
+    from langgraph.graph.state import CompiledStateGraph as LangGraphCompiled
+
     for attr in ("graph", "builder", "make"):
-        error = load_error(f"lg_app:{attr}", project)
-        assert error.kind == "langgraph"
-        assert "from sgdebug.runtime import StateGraph, START, END" in str(error)
+        loaded = load_target(f"lg_app:{attr}", cwd=project)
+        assert isinstance(loaded.graph, LangGraphCompiled)
+        assert list(loaded.graph.builder.nodes) == ["n"]
 
 
-def test_langgraph_objects_are_recognised_by_module_name_alone(project: Path) -> None:
+def test_a_langgraph_object_that_is_no_graph_is_refused_by_name(project: Path) -> None:
     write(project, "fake_lg.py", """\
-        class Pregel:
+        class ToolNode:
             pass
 
-        Pregel.__module__ = "langgraph.pregel.main"
-        graph = Pregel()
+        ToolNode.__module__ = "langgraph.prebuilt.tool_node"
+        tools = ToolNode()
         """)  # fmt: skip
 
-    message = str(load_error("fake_lg:graph", project))
+    error = load_error("fake_lg:tools", project)
 
-    assert "a LangGraph Pregel (from langgraph.pregel.main)" in message
+    assert error.kind == "langgraph"
+    assert "a LangGraph ToolNode (from langgraph.prebuilt.tool_node), not a graph" in str(error)
