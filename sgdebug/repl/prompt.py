@@ -79,8 +79,9 @@ def toolbar(session: Session) -> Callable[[], StyleAndTextTuples]:
         view = session.view()
         stop = describe_stop(view.stop).splitlines()[0] if view.stop is not None else ""
         enabled = sum(1 for b in view.breakpoints if b.enabled and b.number != 0)
+        engine = f" [{view.engine.engine}]" if view.engine is not None else ""
         return [
-            ("class:bottom-toolbar", f" {view.label}  "),
+            ("class:bottom-toolbar", f" {view.label}{engine}  "),
             ("class:bottom-toolbar.status", status_text(view)),
             ("class:bottom-toolbar", f"  {stop}  breakpoints: {enabled}  "),
             ("class:bottom-toolbar", "│ Tab complete · Ctrl+R search · Ctrl+D quit "),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual.app import SuspendNotSupported
 from textual.widget import Widget
 from textual.worker import Worker
@@ -89,13 +90,15 @@ class ActionsMixin(_Base):
             return not self.busy
         return True
 
-    def _can_run(self, binding_id: str) -> bool:
+    def _can_run(self, binding_id: str) -> bool | None:
         try:
             item = key_command(binding_id)
         except KeyError:
             return False
         if item.command in _PANE_COMMANDS or item.command in ("help", "quit"):
             return True
+        if self.session.engine.capabilities.why_not(item.command) is not None:
+            return None  # shown dimmed: the engine cannot run it (a press says why)
         if self.why_not(item.command) is not None:
             return False
         if item.needs == "node":
@@ -103,6 +106,23 @@ class ActionsMixin(_Base):
         if item.needs == "channel":
             return self.query_one(ChannelsPane).selected is not None
         return True
+
+    def on_key(self, event: events.Key) -> None:
+        """A key whose command this engine cannot run (dimmed in the footer) says why."""
+        active = self.active_bindings.get(event.key)
+        if active is None or active.enabled or not active.binding.id:
+            return
+        try:
+            item = key_command(active.binding.id)
+        except KeyError:
+            return
+        reason = self.session.engine.capabilities.why_not(item.command)
+        if reason is not None:
+            event.stop()
+            engine = self.session.engine.capabilities.engine
+            self.query_one(LogPane).write_note(
+                f"{item.command}: not available on the {engine} engine: {reason}"
+            )
 
     @property
     def selected_node(self) -> str | None:

@@ -37,7 +37,7 @@ from sgdebug.debugger import (
 from sgdebug.inspect.topology import topology
 from sgdebug.tui.actions import ActionsMixin
 from sgdebug.tui.frame import Frame, FrameBuilder, NodeStatus, with_running
-from sgdebug.tui.keys import TUI_BINDINGS, command_bindings, help_rows
+from sgdebug.tui.keys import TUI_BINDINGS, command_bindings, help_rows, key_command
 from sgdebug.tui.layout import DETAIL_PANES, layout_for
 from sgdebug.tui.palette import CommandsProvider
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
@@ -404,10 +404,17 @@ class DebuggerApp(ActionsMixin, App[int]):
     def keys_help(self) -> Iterable[tuple[str, str]]:
         """(keys, what they do) for the help screen, with the keymap applied."""
         defaults = {b.id: b.key for b in self.BINDINGS if isinstance(b, Binding) and b.id}
+        caps = self.session.engine.capabilities
         for binding_id, does in help_rows():
             keys = self.user_keymap.get(binding_id) or defaults.get(binding_id, "")
             shown = ", ".join(self.get_key_display(Binding(k, "")) for k in keys.split(",") if k)
-            if shown:
+            try:
+                missing = caps.why_not(key_command(binding_id).command)
+            except KeyError:
+                missing = None
+            if shown and missing is not None:
+                yield shown, f"{does} (not on the {caps.engine} engine: {missing})"
+            elif shown:
                 yield shown, does
         yield "arrows", "Select a node in the graph; move in tables and the history"
         yield "enter", "Node details (graph); go to a snapshot (history)"

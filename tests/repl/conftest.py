@@ -35,12 +35,15 @@ def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def make_session() -> SessionFactory:
     """``make_session("loop")``: a started session on a sample graph, with its example input."""
 
-    def make(name: str = "loop", *, start: bool = True, **kwargs: Any) -> Session:
+    def make(
+        name: str = "loop", *, start: bool = True, engine: str = "native", **kwargs: Any
+    ) -> Session:
         module = load(name)
         counter = itertools.count(1)
         options = SessionOptions(thread_ids=lambda: f"thread-{next(counter)}")
+        graph = module.langgraph_graph if engine == "langgraph" else module.graph
         session = Session(
-            Target(module.graph, vars(module), f"{name}:graph"),
+            Target(graph, vars(module), f"{name}:graph"),
             input=module.EXAMPLE_INPUT,
             options=options,
             **kwargs,

@@ -14,6 +14,7 @@ from prompt_toolkit.formatted_text.base import StyleAndTextTuples
 from sgdebug.debugger import Session
 from sgdebug.repl.app import history_path
 from sgdebug.repl.prompt import ReplLexer, message, toolbar
+from sgdebug.sample_graphs import load
 
 SessionFactory = Callable[..., Session]
 Drive = Callable[[Session], Any]
@@ -254,3 +255,28 @@ def test_the_prompt_follows_the_run(make_session: SessionFactory, drive: Drive) 
         "step 2 · paused (sgdebug) ",
         "step 5 · done (sgdebug) ",
     ]
+
+
+def test_the_repl_debugs_a_langgraph_graph_and_says_what_it_cannot_do(
+    make_session: SessionFactory, drive: Drive, screen: Any
+) -> None:
+    session = make_session("fanout", engine="langgraph")
+
+    def script(keys: Any) -> None:
+        keys.line("step 2")
+        keys.line("task")
+        keys.line("p sorted(state['trail'])")
+        keys.line("help task")
+        keys.line("continue")
+        keys.quit()
+
+    drive(session)(script)
+
+    text = screen.text
+    assert "[langgraph]" in _text(toolbar(session)())
+    assert "task: not available on the langgraph engine: LangGraph runs the tasks" in text
+    assert "['a', 'b', 'c']" in text
+    assert "unavailable on the langgraph engine" in text
+    assert "The run finished." in text
+    module = load("fanout")
+    assert session.view().values == module.langgraph_graph.invoke(module.EXAMPLE_INPUT)

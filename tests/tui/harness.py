@@ -25,15 +25,19 @@ WIDE = (120, 40)
 SMALL = (80, 24)
 
 
-def sample_session(name: str, *, input: Any = None, **kwargs: Any) -> Session:
-    """A started session on sample ``name`` with its example input."""
+def sample_session(
+    name: str, *, input: Any = None, engine: str = "native", **kwargs: Any
+) -> Session:
+    """A started session on sample ``name`` with its example input; ``engine="langgraph"``
+    builds the same program with LangGraph and runs it on the LangGraph engine."""
     module = load(name)
     value = module.EXAMPLE_INPUT if input is None else input
-    return graph_session(module.graph, name, value, namespace=vars(module), **kwargs)
+    graph = module.langgraph_graph if engine == "langgraph" else module.graph
+    return graph_session(graph, name, value, namespace=vars(module), **kwargs)
 
 
 def graph_session(
-    graph: CompiledStateGraph,
+    graph: CompiledStateGraph | Any,
     label: str,
     input: Any,
     *,

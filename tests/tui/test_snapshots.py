@@ -105,6 +105,18 @@ class TestHelp:
         assert snap(snap_compare, sample_session("loop"), size, run_before)
 
 
+@SIZES
+class TestLangGraphEngine:
+    def test_a_langgraph_graph_after_a_step_and_an_unavailable_key(
+        self, snap_compare: SnapCompare, size: tuple[int, int]
+    ) -> None:
+        # The same fan-out program built with LangGraph: LangGraph's step numbers, the
+        # engine in the status line, `t` dimmed in the footer and its reason in the log.
+        run_before = prepare("step 2", keys=["t"], pane="diff")
+        session = sample_session("fanout", engine="langgraph")
+        assert snap(snap_compare, session, size, run_before)
+
+
 @pytest.mark.parametrize("size", [(79, 24), (60, 20)], ids=["79x24", "60x20"])
 class TestTooSmall:
     def test_the_too_small_message(self, snap_compare: SnapCompare, size: tuple[int, int]) -> None:

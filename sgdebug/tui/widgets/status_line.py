@@ -1,4 +1,4 @@
-"""The status line: run state (with a symbol), step, target and why the run stopped."""
+"""The status line: run state (with a symbol), step, target, engine and why the run stopped."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ STATUS_SYMBOL: Final[dict[SessionStatus, str]] = {
 
 
 class StatusLine(Static):
-    """``‖ PAUSED  step 2  loop   Stopped before step 2 at breakpoint 1 (before attempt).``"""
+    """``‖ PAUSED  step 2  loop [native]  Stopped before step 2 at breakpoint 1 (before ...).``"""
 
     status: reactive[SessionStatus] = reactive("idle")
     """The run state; the widget gets the class ``-<status>`` for its colour."""
@@ -38,6 +38,7 @@ class StatusLine(Static):
         self._detail = ""
         self._step: int | None = None
         self._label = ""
+        self._engine = ""
 
     def watch_status(self, old: SessionStatus, new: SessionStatus) -> None:
         self.remove_class(f"-{old}")
@@ -47,6 +48,7 @@ class StatusLine(Static):
         """Show where the session stands."""
         self._step = view.step if view.thread_id is not None else None
         self._label = view.label
+        self._engine = view.engine.engine if view.engine is not None else ""
         stop = view.stop
         detail = describe_stop(stop).splitlines()[0] if stop is not None else "No run yet."
         self._detail = detail
@@ -67,5 +69,7 @@ class StatusLine(Static):
         if self._step is not None:
             text.append(f" step {self._step} ")
         text.append(f" {self._label} ", style="dim")
+        if self._engine:
+            text.append(f"[{self._engine}] ", style="dim italic")
         text.append(f" {self._detail}")
         self.update(text)
