@@ -50,7 +50,14 @@ def node_details(
         incoming=incoming,
         outgoing=outgoing,
         breakpoints=_breakpoints(name, breakpoints),
+        timing=_timing(frame.durations.get(name) if frame is not None else None),
     )
+
+
+def _timing(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
 
 
 def _breakpoints(name: str, breakpoints: Sequence[Breakpoint]) -> tuple[str, ...]:

@@ -13,11 +13,11 @@ is folded from the commits the builder sees, re-read from the snapshots only aft
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal, cast
 
-from sgdebug.debugger import Edited, Event, HistoryEntry, Started, Stepped
+from sgdebug.debugger import Edited, Event, HistoryEntry, Started, Stepped, TaskRan
 from sgdebug.inspect import (
     ChannelRow,
     HistoryTree,
@@ -97,6 +97,9 @@ class Frame:
     """The session's snapshots, by number (what ``goto`` takes), oldest first."""
     nodes: tuple[NodeState, ...]
     """Every node's status and breakpoint marks."""
+    durations: Mapping[str, float] = field(default_factory=dict)
+    """Seconds each node's last task ran, when the engine timed it (LangGraph's debug
+    events do)."""
 
     def node(self, name: str) -> NodeState:
         """The state of node ``name`` (idle when unknown)."""
@@ -113,6 +116,8 @@ class FrameBuilder:
         self.session = session
         self.changes: tuple[LastChange, ...] = ()
         """The last change of each channel, along the current branch."""
+        self.durations: dict[str, float] = {}
+        """Seconds each node's last task ran (from the engine's task reports)."""
         self._stale = True
         self._unsubscribe = session.subscribe(self._follow)
 
@@ -152,6 +157,7 @@ class FrameBuilder:
             history=_layout(entries, view.checkpoint_id) if entries else None,
             entries=entries,
             nodes=node_states(session.node_names, view),
+            durations=dict(self.durations),
         )
 
     def _follow(self, event: Event) -> None:
@@ -161,6 +167,8 @@ class FrameBuilder:
             self._stale = False
         elif isinstance(event, Stepped):
             self.changes = fold_changes([event.record], self.changes)
+        elif isinstance(event, TaskRan) and event.task.duration is not None:
+            self.durations[event.task.name] = event.task.duration
         elif isinstance(event, Edited):
             self.changes = fold_edit(event.keys, self.session.view().step - 1, self.changes)
 

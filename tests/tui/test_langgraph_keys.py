@@ -7,12 +7,13 @@ LangGraph runs a superstep's tasks together); nothing is a silent no-op.
 from __future__ import annotations
 
 from textual.pilot import Pilot
-from textual.widgets import TextArea
+from textual.widgets import Static, TextArea
 
 from sgdebug.sample_graphs import load
 from sgdebug.tui.app import DebuggerApp
 from sgdebug.tui.screens.edit_screen import EditScreen
 from sgdebug.tui.screens.help_screen import HelpScreen
+from sgdebug.tui.screens.node_screen import NodeScreen
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.command_line import CommandLine
 from sgdebug.tui.widgets.graph_pane import GraphPane
@@ -125,3 +126,16 @@ def test_r_restarts_and_question_mark_marks_what_this_engine_cannot_do() -> None
         assert "not on the" not in rows["s"]
 
     drive(sample_session("linear", engine="langgraph"), scenario)
+
+
+def test_enter_on_a_node_shows_how_long_its_last_task_ran() -> None:
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        await press(app, pilot, "s", "s")  # __start__, then b and c ran
+        await select_node(app, pilot, "b")
+        await press(app, pilot, "enter")
+        screen = app.screen
+        assert isinstance(screen, NodeScreen)
+        assert screen.details.timing.endswith(" ms")
+        assert "last run: " in str(screen.query_one(Static).render())
+
+    drive(sample_session("fanout", engine="langgraph"), scenario)

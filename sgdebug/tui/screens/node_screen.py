@@ -30,6 +30,8 @@ class NodeDetails:
     """Lines for the edges out of the node."""
     breakpoints: tuple[str, ...]
     """``#2 before attempt if ...`` lines."""
+    timing: str = ""
+    """How long its last task ran (``12.3 ms``), when the engine timed it."""
 
 
 class NodeScreen(ModalScreen[None]):
@@ -61,6 +63,8 @@ def _render(details: NodeDetails) -> Text:
     text = Text()
     text.append(details.name, style="bold")
     text.append(f"  {details.status}\n")
+    if details.timing:
+        text.append(f"last run: {details.timing}\n")
     text.append(f"source: {details.source}\n")
     _section(text, "Edges in", details.incoming, "(none)")
     _section(text, "Edges out", details.outgoing, "(none)")
