@@ -24,7 +24,7 @@ from sgdebug.runtime import CommitRecord, Interrupt
 
 __all__ = ["SessionCore"]
 
-_ALWAYS = frozenset(("help", "quit", "print", "graph", "breaks"))
+_ALWAYS = frozenset(("help", "quit", "print", "graph", "breaks", "info"))
 """Verbs that work whatever the session is doing."""
 _MOTION = frozenset(("step", "task", "continue", "until"))
 _LIVE = frozenset(("paused", "error", "interrupted", "failed"))

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from sgdebug.debugger.breakpoints import Breakpoint
-from sgdebug.runtime import CommitRecord, Interrupt
+from sgdebug.runtime import CommitRecord, Interrupt, StateSnapshot
 
 __all__ = [
     "Capabilities",
@@ -168,6 +168,10 @@ class TaskInfo:
     interrupts: tuple[Interrupt, ...] = ()
     duration: float | None = None
     """Seconds the task ran (once it ran; ``None`` when unknown)."""
+    subgraph: StateSnapshot | None = None
+    """For a task that runs a subgraph which has started (langgraph engine): the subgraph's
+    own snapshot (its values, next nodes, tasks and interrupts), as ``get_state(config,
+    subgraphs=True)`` gives it; ``None`` otherwise."""
 
     @property
     def state(self) -> Literal["pending", "done", "error", "interrupted"]:

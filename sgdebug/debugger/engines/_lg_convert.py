@@ -19,8 +19,11 @@ from sgdebug.runtime.types import PregelTask
 __all__ = [
     "channel",
     "commit_record",
+    "default_recursion_limit",
     "interrupts",
     "managed",
+    "quiet_node",
+    "recursion_error",
     "snapshot",
     "version_number",
 ]
@@ -145,3 +148,31 @@ def _same(a: Any, b: Any) -> bool:
         return bool(a == b)
     except Exception:
         return a is b
+
+
+def default_recursion_limit() -> int:
+    """LangGraph's default ``recursion_limit`` (10007 in 1.2, or its environment variable)."""
+    import os
+
+    return int(os.environ.get("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
+
+
+def recursion_error(limit: int) -> Exception:
+    """LangGraph's ``GraphRecursionError`` for ``limit``, with LangGraph's message."""
+    from langgraph.errors import ErrorCode, GraphRecursionError, create_error_message
+
+    message = (
+        f"Recursion limit of {limit} reached without hitting a stop condition. You can "
+        "increase the limit by setting the `recursion_limit` config key."
+    )
+    return GraphRecursionError(
+        create_error_message(message=message, error_code=ErrorCode.GRAPH_RECURSION_LIMIT)
+    )
+
+
+def quiet_node(builder: Any) -> str | None:
+    """A node without edges or branches (only to END), in ``add_node`` order, if any."""
+    sources = {a for a, b in builder.edges if b != "__end__"}
+    sources.update(name for starts, _ in builder.waiting_edges for name in starts)
+    sources.update(name for name, branches in builder.branches.items() if branches)
+    return next((n for n in builder.nodes if n not in sources), None)

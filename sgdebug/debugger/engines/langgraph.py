@@ -17,17 +17,26 @@ in-place mutation reports are unavailable here (``Capabilities.missing`` says wh
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sgdebug.debugger.engine import Capabilities, EngineRefused, Observer, Settled
 from sgdebug.debugger.engines import _lg_convert as convert
+from sgdebug.debugger.engines import _lg_subgraphs as subgraphs
+from sgdebug.debugger.engines._lg_model import (
+    LangGraphModel,
+    checkpoint_of,
+    history_entries,
+    is_push,
+    replanned,
+    to_langgraph,
+    writers_of,
+)
 from sgdebug.debugger.history import config_for
 from sgdebug.debugger.results import ErrorInfo, HistoryEntry, Mutation, TaskInfo
 from sgdebug.debugger.runinfo import format_traceback, pregel_task_info
 from sgdebug.inspect import ChannelRow, LastChange, snapshot_channel_rows
-from sgdebug.runtime import Command, Interrupt, Overwrite, Send, StateSnapshot
+from sgdebug.runtime import Command, Interrupt, StateSnapshot
 
 __all__ = ["LangGraphEngine", "SUPPORTED"]
 
@@ -65,9 +74,9 @@ class LangGraphEngine:
         self.capabilities = _capabilities(found)
         if saver is not None and not isinstance(saver, BaseCheckpointSaver):
             raise ValueError(
-                "a session file (--session) stores sgdebug runtime checkpoints and cannot hold "
-                "a LangGraph graph's history yet; leave out --session, or give the graph a "
-                "checkpointer of its own and reopen its thread with --thread"
+                f"{type(saver).__name__} is not a LangGraph checkpointer (sgdebug's runtime "
+                "savers cannot hold a LangGraph graph's history); give one of LangGraph's "
+                "(a session file's is SessionFile.langgraph_saver(), which --session uses)"
             )
         compiled = graph.compile() if hasattr(graph, "add_node") else graph
         own = compiled.checkpointer
@@ -82,9 +91,11 @@ class LangGraphEngine:
         """The user's graph with the session's checkpointer and without its static interrupts
         (the session's breakpoints stand for them)."""
         self.saver: Any = checkpointer
-        self.model = _Model(compiled, self.graph)
-        self.recursion_limit = (
-            recursion_limit or (compiled.config or {}).get("recursion_limit") or 25
+        self.model = LangGraphModel(compiled, self.graph)
+        self.recursion_limit: int = (
+            recursion_limit
+            or (compiled.config or {}).get("recursion_limit")
+            or convert.default_recursion_limit()
         )
         self.thread_id: str | None = None
         self.cursor: str | None = None
@@ -94,9 +105,9 @@ class LangGraphEngine:
         """What the next ``stream`` call sends: ``None`` (go on) or a resume ``Command``."""
         self._announced = False
         """Whether the observer was told the plan of the pending step."""
-        self._base = 0
-        """The step the current invocation started at (LangGraph's recursion limit counts
-        from there)."""
+        self._stop = 0
+        """The last step the run may start (LangGraph's ``stop``: its first step plus the
+        recursion limit plus one); a step after it fails with ``GraphRecursionError``."""
         self._cache: dict[str, StateSnapshot] = {}
         self._writers: dict[str, tuple[str, ...]] = {}
         """Checkpoint -> the nodes an edit was applied as (so the next edit keeps the plan)."""
@@ -119,24 +130,39 @@ class LangGraphEngine:
         return int((snap.metadata or {}).get("step", -1)) + 1
 
     def values(self) -> Any:
-        snap = self.snapshot()
+        snap = self._shown()
         return snap.values if snap is not None else {}
 
-    def tasks(self) -> tuple[TaskInfo, ...]:
+    def _shown(self) -> StateSnapshot | None:
+        """The current snapshot; at the thread's head after an ``interrupt()``, as LangGraph
+        shows the thread: the writes of the tasks that finished beside the interrupted
+        ones applied (they will not run again), the interrupts answered so far gone."""
         snap = self.snapshot()
+        if snap is not None and snap.interrupts and self.is_latest():
+            return self._thread_state()
+        return snap
+
+    def tasks(self) -> tuple[TaskInfo, ...]:
+        snap = self._shown()
         if snap is None:
             return ()
         latest = self.is_latest()
-        sends = self._sends(snap) if any(_is_push(t.path) for t in snap.tasks) else []
+        sends = self._sends(snap) if any(is_push(t.path) for t in snap.tasks) else []
         infos = []
         for task in snap.tasks:
             given, triggers = self._input_of(task.name, task.path, snap.values, sends)
-            infos.append(pregel_task_info(task, given, triggers, latest=latest or self._live))
+            # At an older snapshot (live or not) every task runs again: what it did is the
+            # other branch's.
+            infos.append(pregel_task_info(task, given, triggers, latest=latest))
+        if latest and subgraphs.has_subgraph_tasks(snap):  # older: another run's subgraph
+            return subgraphs.with_subgraphs(infos, self._subgraph_states())
         return tuple(infos)
 
     def interrupts(self) -> tuple[Interrupt, ...]:
-        snap = self.snapshot()
-        return tuple(snap.interrupts) if snap is not None else ()
+        snap = self._shown()
+        if snap is None or not self.is_latest():  # an older snapshot's tasks run again
+            return ()
+        return tuple(snap.interrupts)
 
     def snapshot(self, checkpoint_id: str | None = None) -> StateSnapshot | None:
         checkpoint = checkpoint_id or self.cursor
@@ -169,33 +195,7 @@ class LangGraphEngine:
         if self.thread_id is None:
             return ()
         snaps = [convert.snapshot(s) for s in self.graph.get_state_history(self._thread())]
-        snaps.reverse()
-        ids = [_id(s.config) for s in snaps]
-        index = {c: i for i, c in enumerate(ids)}
-        by_id = dict(zip(ids, snaps, strict=True))
-        parents = {_id(s.parent_config) for s in snaps if s.parent_config}
-        entries = []
-        for i, snap in enumerate(snaps):
-            meta = snap.metadata or {}
-            parent = _id(snap.parent_config) if snap.parent_config else None
-            ran: tuple[str, ...] = ()
-            if meta.get("source") == "loop" and parent in by_id:
-                done = [t.name for t in by_id[parent].tasks if t.result is not None]
-                ran = tuple(dict.fromkeys(done))
-            entries.append(
-                HistoryEntry(
-                    index=i,
-                    checkpoint_id=ids[i],
-                    parent_index=index.get(parent) if parent else None,
-                    step=int(meta.get("step", -1)),
-                    source=str(meta.get("source", "loop")),
-                    created_at=snap.created_at or "",
-                    ran=ran,
-                    current=ids[i] == self.cursor,
-                    head=ids[i] not in parents,
-                )
-            )
-        return tuple(entries)
+        return history_entries(snaps[::-1], self.cursor)
 
     def channel_rows(self, changes: Sequence[LastChange]) -> tuple[ChannelRow, ...]:
         snap = self.snapshot()
@@ -214,10 +214,11 @@ class LangGraphEngine:
             self._stand(thread_id, checkpoint_id, live=True)
             return
         config = config_for(thread_id, checkpoint_id)
+        stored = self.saver.get_tuple(config)
         try:
             if isinstance(input, Command) or checkpoint_id is not None:
                 # A Command input is applied by LangGraph's input step itself: run it.
-                for _ in self.graph.stream(_lg(input), config, interrupt_before="*"):
+                for _ in self.graph.stream(to_langgraph(input), config, interrupt_before="*"):
                     pass
             else:
                 # The input step alone, as ``stream`` records it: the hidden ``__start__``
@@ -226,6 +227,9 @@ class LangGraphEngine:
         except Exception as exc:
             raise EngineRefused(_describe(exc)) from exc
         self._stand(thread_id, None, live=True)
+        # A run on new input counts from its input step (LangGraph's first step).
+        first = stored.metadata.get("step", -2) + 1 if stored is not None else -1
+        self._stop = first + self.recursion_limit + 1
 
     def open(self, thread_id: str, checkpoint_id: str) -> None:
         self._stand(thread_id, checkpoint_id, live=False)
@@ -239,6 +243,8 @@ class LangGraphEngine:
         self.materialise()
         while True:
             if not self._announced:
+                if self.step > self._stop:  # checked before planning, as LangGraph does
+                    raise convert.recursion_error(self.recursion_limit)
                 self._announced = True
                 tasks = self.tasks()
                 if not tasks:
@@ -260,23 +266,30 @@ class LangGraphEngine:
         pending = self.interrupts()
         value = answer.resume if isinstance(answer, Command) else answer
         if len(pending) > 1 and not (
-            isinstance(value, Mapping) and {i.id for i in pending} <= set(value)
-        ):
+            isinstance(value, Mapping) and value and set(value) <= {i.id for i in pending}
+        ):  # LangGraph takes answers to some of them by id; the others stay pending
             ids = ", ".join(i.id for i in pending)
             raise EngineRefused(
                 f"{len(pending)} interrupts wait for an answer: answer each by id, "
                 f"`resume {{'<id>': value, ...}}` (ids: {ids})"
             )
         self._stand(self.thread_id, self.cursor, live=True)
-        self._input = _lg(answer)
+        self._input = to_langgraph(answer)
 
     def edit(self, writes: Sequence[tuple[str, Any]]) -> int:
         assert self.thread_id is not None and self.cursor is not None
-        values = {key: _lg(value) for key, value in writes}
-        writers = self._writers_here()
-        done = [t for t in self.tasks() if t.done]
+        values = {key: to_langgraph(value) for key, value in writes}
+        tasks = self.tasks()
+        done = [t for t in tasks if t.done]
+        before = self.step
+        quiet = convert.quiet_node(self.model.builder)
+        writers = (quiet,) if quiet is not None else self._writers_here()
         try:
-            if len(writers) == 1:
+            if quiet is not None:
+                given = self._input_of("__start__", (), None, ())[0]
+                steps = replanned(values, tasks, quiet, given, self.model.stream_keys)
+                config = self.graph.bulk_update_state(self._here(), steps)
+            elif len(writers) == 1:
                 config = self.graph.update_state(self._here(), values, as_node=writers[0])
             else:
                 from langgraph.types import StateUpdate
@@ -287,17 +300,19 @@ class LangGraphEngine:
         except Exception as exc:
             raise EngineRefused(_describe(exc)) from exc
         self._moved_to(config, writers)
+        self._stop += self.step - before  # LangGraph counts the edit as a step; the run does not
         return len(done)
 
     def update_as(self, values: Mapping[str, Any], as_node: str) -> None:
         assert self.thread_id is not None
         try:
             config = self.graph.update_state(
-                self._here(), {k: _lg(v) for k, v in values.items()}, as_node=as_node
+                self._here(), {k: to_langgraph(v) for k, v in values.items()}, as_node=as_node
             )
         except Exception as exc:
             raise EngineRefused(_describe(exc)) from exc
         self._moved_to(config, (as_node,))
+        self._stop = self.step + self.recursion_limit + 1  # a new run from the update
 
     def drop(self) -> None:
         self._live = False
@@ -311,14 +326,10 @@ class LangGraphEngine:
         from langgraph.errors import GraphRecursionError
 
         assert self.thread_id is not None and self.cursor is not None
-        parent, step, before = self.cursor, self.step, self.values()
-        remaining = self._base + self.recursion_limit - step
-        if remaining < 1:
-            raise GraphRecursionError(
-                f"Recursion limit of {self.recursion_limit} reached without hitting a stop "
-                "condition. You can increase the limit by setting the `recursion_limit` config "
-                "key."
-            )
+        parent, step, before = self.cursor, self.step, (self.snapshot() or _NONE).values
+        # LangGraph's stop for this call is ``step + limit + 1``: the run's own, so that
+        # RemainingSteps/IsLastStep are the run's (except in its last two steps: a limit is >= 1).
+        remaining = max(1, self._stop - step - 1)
         answer, self._input = self._input, None
         # From the thread's head LangGraph goes on; naming an older checkpoint forks it.
         at = None if parent == self.latest_id() else parent
@@ -341,7 +352,7 @@ class LangGraphEngine:
                 return Settled("interrupted", self.step, found)
             return Settled("paused", self.step)
         # The checkpoint the step ran from: ``parent``, or the fork LangGraph made of it.
-        ran_from = _id((self.snapshot() or _NONE).parent_config) or parent
+        ran_from = checkpoint_of((self.snapshot() or _NONE).parent_config) or parent
         stored = self.saver.get_tuple(config_for(self.thread_id, ran_from))
         writes = list(stored.pending_writes or ()) if stored is not None else []
         planned = self.snapshot(ran_from)
@@ -364,35 +375,17 @@ class LangGraphEngine:
     def _stream(
         self, answer: Any, config: dict[str, Any], names: dict[str, str], observer: Observer
     ) -> None:
-        """One superstep through ``stream``; tells the observer each task that finished."""
-        started: dict[str, tuple[Any, tuple[str, ...], float]] = {}
+        """One superstep through ``stream``; tells the observer each task that finished
+        (a subgraph's too, named ``parent/inner``)."""
+        events = subgraphs.StepEvents(observer, names)
         for namespace, _mode, event in self.graph.stream(
             answer, config, interrupt_before="*", stream_mode=["debug"], subgraphs=True
         ):
-            if namespace or not isinstance(event, Mapping):
-                continue
-            payload = event.get("payload") or {}
-            if event.get("type") == "task":
-                names[payload["id"]] = payload["name"]
-                triggers = tuple(payload.get("triggers") or ())
-                started[payload["id"]] = (payload.get("input"), triggers, time.perf_counter())
-            elif event.get("type") == "task_result":
-                given, triggers, at = started.get(payload["id"], (None, (), time.perf_counter()))
-                result = payload.get("result")
-                writes = tuple(result.items()) if isinstance(result, Mapping) else ()
-                error = payload.get("error")
-                observer.task_ran(
-                    TaskInfo(
-                        id=payload["id"], name=payload["name"], path=(), input=given,
-                        triggers=triggers, send=_PUSH in triggers, done=error is None,
-                        writes=writes, error=error,
-                        interrupts=convert.interrupts(payload.get("interrupts") or ()),
-                        duration=time.perf_counter() - at,
-                    )
-                )  # fmt: skip
+            events.see(namespace, event)
 
     def _failed(self, exc: Exception, observer: Observer) -> Settled:
         """A step raised: a node's error is a failed step (``retry`` runs it again)."""
+        self._cache.clear()  # the snapshot read before the step knows nothing of the error
         snap = self.snapshot()
         failed = next((t for t in snap.tasks if t.error is not None), None) if snap else None
         if failed is None:
@@ -418,31 +411,19 @@ class LangGraphEngine:
         self.cursor = self.find(thread_id, checkpoint_id)
         self._live, self._input, self._announced = live, None, not live
         self._cache.clear()
-        self._base = self.step
+        # Going on from a stored snapshot is a new LangGraph invocation: it counts from there.
+        self._stop = self.step + self.recursion_limit + 1
 
     def _moved_to(self, config: Mapping[str, Any], writers: tuple[str, ...]) -> None:
         self._cache.clear()
-        self.cursor = _id(config)
+        self.cursor = checkpoint_of(config)
         self._writers[self.cursor] = writers
         self._announced = True
 
     def _writers_here(self) -> tuple[str, ...]:
         """The nodes whose writes planned the pending step (an edit is applied as them)."""
         assert self.cursor is not None
-        if self.cursor in self._writers:
-            return self._writers[self.cursor]
-        entries = {e.checkpoint_id: e for e in self.history()}
-        entry = entries.get(self.cursor)
-        while entry is not None:
-            if entry.source == "input" or entry.step < 0:
-                return ("__start__",)
-            if entry.ran:
-                return entry.ran
-            if entry.checkpoint_id in self._writers:
-                return self._writers[entry.checkpoint_id]
-            parent = entry.parent_index
-            entry = next((e for e in entries.values() if e.index == parent), None)
-        return ("__start__",)
+        return writers_of(self.history(), self.cursor, self._writers)
 
     def _input_of(
         self, name: str, path: tuple[Any, ...], values: Any, sends: Sequence[Any]
@@ -452,7 +433,7 @@ class LangGraphEngine:
             stored = self.saver.get_tuple(self._here())
             values = stored.checkpoint.get("channel_values", {}) if stored else {}
             return values.get("__start__"), ("__start__",)
-        if _is_push(path):
+        if is_push(path):
             index = path[1] if len(path) > 1 and isinstance(path[1], int) else -1
             send = sends[index] if 0 <= index < len(sends) else None
             return (getattr(send, "arg", None), (_PUSH,))
@@ -468,6 +449,24 @@ class LangGraphEngine:
             return []
         return list(stored.checkpoint.get("channel_values", {}).get(_TASKS) or ())
 
+    def _subgraph_states(self) -> dict[str, StateSnapshot]:
+        """Task id -> its subgraph's snapshot, at the current snapshot (read once: it costs)."""
+        key = f"{self.cursor} subgraphs"
+        found = self._cache.get(key)
+        if found is None:
+            found = convert.snapshot(self.graph.get_state(self._here(), subgraphs=True))
+            self._cache[key] = found
+        return subgraphs.subgraph_states(found)
+
+    def _thread_state(self) -> StateSnapshot:
+        """The thread's latest snapshot as ``get_state`` shows the thread (not one id)."""
+        key = f"{self.cursor} thread"
+        found = self._cache.get(key)
+        if found is None:
+            found = convert.snapshot(self.graph.get_state(self._thread()))
+            self._cache[key] = found
+        return found
+
     def _thread(self) -> dict[str, Any]:
         assert self.thread_id is not None
         return {"configurable": {"thread_id": self.thread_id}}
@@ -482,64 +481,7 @@ class LangGraphEngine:
         return config
 
 
-class _Model:
-    """The graph model of a LangGraph graph: its channels described as ours."""
-
-    def __init__(self, user: Any, compiled: Any) -> None:
-        builder = compiled.builder
-        self._compiled = compiled
-        self.name: str = compiled.get_name() if hasattr(compiled, "get_name") else "LangGraph"
-        self.nodes: tuple[str, ...] = tuple(builder.nodes)
-        fields: dict[str, Any] = {k: convert.channel(c, k) for k, c in builder.channels.items()}
-        fields.update({k: convert.managed(m) for k, m in builder.managed.items()})
-        self.user_fields: dict[str, Any] = fields
-        specs = {k: convert.channel(c, k) for k, c in compiled.channels.items()}
-        self.channel_specs: dict[str, Any] = {**specs, **fields}
-        self.state_keys = frozenset(builder.channels)
-        keys = tuple(builder.channels)
-        self.stream_keys: str | tuple[str, ...] = "__root__" if keys == ("__root__",) else keys
-        self.builder = builder
-        self.state_schema = builder.state_schema
-        self.interrupt_before_nodes = user.interrupt_before_nodes
-        self.interrupt_after_nodes = user.interrupt_after_nodes
-
-    def get_graph(self, xray: bool | int = False) -> Any:
-        return self._compiled.get_graph(xray=xray)
-
-    def input_keys(self, node: str) -> frozenset[str] | None:
-        """The state keys node ``node`` reads (its input schema), when known."""
-        spec = self.builder.nodes.get(node)
-        schema = getattr(spec, "input_schema", None)
-        channels = self.builder.schemas.get(schema) if schema is not None else None
-        return frozenset(channels) if channels else None
-
-
 _NONE = StateSnapshot(None, (), {}, None, None, None, (), ())
-
-
-def _lg(value: Any) -> Any:
-    """Our ``Command``/``Overwrite``/``Send`` as LangGraph's (other values unchanged)."""
-    from langgraph import types
-
-    if isinstance(value, Overwrite):
-        return types.Overwrite(value.value)
-    if isinstance(value, Send):
-        return types.Send(value.node, value.arg)
-    if isinstance(value, Command):
-        goto = value.goto
-        if isinstance(goto, Send):
-            goto = types.Send(goto.node, goto.arg)
-        return types.Command(graph=value.graph, update=value.update, resume=value.resume,
-                             goto=goto)  # fmt: skip
-    return value
-
-
-def _is_push(path: tuple[Any, ...]) -> bool:
-    return bool(path) and path[0] == _PUSH
-
-
-def _id(config: Mapping[str, Any] | None) -> str:
-    return str((config or {}).get("configurable", {}).get("checkpoint_id", ""))
 
 
 def _describe(exc: BaseException) -> str:
