@@ -177,6 +177,7 @@ def open_session(prepared: Prepared) -> Opened:
     import os
 
     from sgdebug.debugger import Breakpoint, Session, SessionOptions, Target
+    from sgdebug.debugger.engines import engine_for
     from sgdebug.debugger.session_file import SessionFile, SessionFileError, SessionRecord
 
     options, record, loaded = prepared.options, prepared.record, prepared.target
@@ -189,6 +190,9 @@ def open_session(prepared: Prepared) -> Opened:
             store.save(SessionRecord(loaded.spec, os.getcwd(), prepared.input, (), None, limit))
         elif store is not None and options.recursion_limit is not None:
             store.save_recursion_limit(limit)
+        saver = store.saver if store is not None else None
+        if store is not None and engine_for(loaded.graph) == "langgraph":
+            saver = store.langgraph_saver()  # LangGraph's history, in tables of its own
     except SessionFileError as exc:
         fail(str(exc))
     engine = _engine(options, loaded.graph)
@@ -196,7 +200,7 @@ def open_session(prepared: Prepared) -> Opened:
         session = Session(
             Target(loaded.graph, loaded.namespace, loaded.label),
             input=prepared.input,
-            saver=store.saver if store is not None else None,
+            saver=saver,
             store=store,
             breakpoints=[Breakpoint.from_dict(b) for b in record.breakpoints] if record else None,
             options=SessionOptions(recursion_limit=limit, engine=engine),

@@ -1,7 +1,8 @@
 """Session files: one SQLite file holding a debugging session, so it can be reopened.
 
 The file holds the runtime's checkpoint tables (``checkpoints``, ``blobs``, ``writes``,
-written by :class:`~sgdebug.runtime.SqliteSaver`: the run's history tree) and a
+written by :class:`~sgdebug.runtime.SqliteSaver`: the run's history tree; a LangGraph
+graph's history goes to ``lg_*`` tables instead, see :meth:`SessionFile.langgraph_saver`) and a
 ``session`` table of key/value rows: which graph (the target and the directory it was
 loaded from), the run's input, the breakpoints, the current thread, the recursion limit
 and the schema version. Each save is one transaction, so a session killed at any moment
@@ -44,7 +45,10 @@ SCHEMA_VERSION: Final = 1
 """Version of the ``session`` table's contents; a file from a newer version is refused."""
 APPLICATION: Final = "sgdebug-session"
 _SQLITE_MAGIC: Final = b"SQLite format 3\x00"
-_CHECKPOINT_TABLES: Final = frozenset({"checkpoints", "blobs", "writes"})
+_CHECKPOINT_TABLES: Final = frozenset(
+    {"checkpoints", "blobs", "writes", "lg_checkpoints", "lg_blobs", "lg_writes"}
+)
+"""The runtime's checkpoint tables and those of a LangGraph graph's history."""
 _SCHEMA: Final = "CREATE TABLE IF NOT EXISTS session (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 T = TypeVar("T")
 
@@ -75,7 +79,8 @@ class SessionFile:
     """A session file opened for reading and writing; use :meth:`open`.
 
     It is the :class:`sgdebug.debugger.SessionStore` a session saves its input, thread and
-    breakpoints to; :attr:`saver` is the checkpointer that keeps the run's history.
+    breakpoints to; :attr:`saver` is the checkpointer that keeps the run's history (of a
+    LangGraph graph: :meth:`langgraph_saver`).
     """
 
     def __init__(self, path: Path, saver: SqliteSaver, rows: dict[str, str]) -> None:
@@ -85,6 +90,7 @@ class SessionFile:
         """The checkpointer writing the run's history into this file."""
         self._rows = rows
         self._clock: Callable[[], str] = utc_clock
+        self._langgraph: Any = None
 
     @classmethod
     def open(cls, path: str | Path) -> SessionFile:
@@ -120,6 +126,25 @@ class SessionFile:
             conn.close()
             raise
         return cls(path, saver, rows)
+
+    def langgraph_saver(self) -> Any:
+        """The LangGraph checkpointer keeping a LangGraph graph's history in this file.
+
+        It shares the file's connection and lock, in tables of its own (created on the first
+        call). Every row already stored is read once first, without importing or calling
+        anything a row names: call this after importing the program, so that its classes
+        are found. Raises :class:`SessionFileError` for a damaged row. Imports langgraph.
+        """
+        if self._langgraph is None:
+            from sgdebug.debugger.engines._lg_saver import DamagedRowError, LangGraphSessionSaver
+
+            try:
+                saver = LangGraphSessionSaver(self.saver.conn, self.saver.lock)
+                saver.verify()
+            except (DamagedRowError, sqlite3.DatabaseError) as exc:
+                raise SessionFileError(_corrupt(self.path, exc)) from exc
+            self._langgraph = saver
+        return self._langgraph
 
     # -- reading ---------------------------------------------------------------------------
 
