@@ -89,11 +89,25 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(EXIT_USAGE)
 
 
-def load(spec: str, cwd: str | None = None) -> LoadedTarget:
-    from sgdebug.debugger.loading import TargetError, load_target
+def load(spec: str, cwd: str | None = None, *, engine: str | None = None) -> LoadedTarget:
+    """Load TARGET (errors: :func:`fail`).
 
+    With ``engine="native"``, a program written with LangGraph is loaded a second time,
+    under the ``langgraph`` import alias, so that it runs on ``sgdebug.runtime``: the user's
+    modules the first load imported are forgotten first, so they run again under the alias.
+    """
+    import sys
+
+    from sgdebug.debugger.engines import is_langgraph
+    from sgdebug.debugger.loading import TargetError, forget_user_modules, load_target
+
+    before = frozenset(sys.modules)
     try:
-        return load_target(spec, cwd=cwd)
+        target = load_target(spec, cwd=cwd)
+        if engine != "native" or not is_langgraph(target.graph):
+            return target
+        forget_user_modules(before)
+        return load_target(spec, cwd=cwd, alias=True)
     except TargetError as exc:
         fail(str(exc))
 
@@ -102,14 +116,14 @@ def prepare(options: LaunchOptions, *, default_input: Any = None) -> Prepared:
     """Load the target, read the input, check breakpoints, reopen an existing session."""
     session_file, record = _reopen(options.session)
     if options.target is not None:
-        target = load(options.target)
+        target = load(options.target, engine=options.engine)
         if record is not None and record.target != target.spec:
             fail(
                 f"the session in {options.session} debugs {record.target}, not "
                 f"{target.spec}; leave out TARGET to reopen it, or choose another --session"
             )
     elif record is not None:
-        target = load(record.target, record.cwd)
+        target = load(record.target, record.cwd, engine=options.engine)
     elif options.session is not None:
         fail(f"missing TARGET: {options.session} does not exist yet, so it names no graph")
     else:
@@ -224,7 +238,8 @@ def open_session(prepared: Prepared) -> Opened:
 
 
 def _engine(options: LaunchOptions, graph: Any) -> Any:
-    """The engine ``--engine`` asks for, checked against the graph that was loaded."""
+    """The engine ``--engine`` asks for, checked against the graph that was loaded (with
+    ``--engine native``, :func:`load` has loaded a LangGraph program under the alias)."""
     from sgdebug.debugger.engines import engine_for
 
     built_for = engine_for(graph)

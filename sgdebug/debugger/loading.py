@@ -10,6 +10,10 @@ importable, as with ``uvicorn`` or ``textual run``; a file inside a package (fol
 
 Every way loading can fail raises :class:`TargetError` with one specific paragraph, plus
 the user's traceback when their code raised.
+
+A LangGraph program can also be loaded to run on ``sgdebug.runtime``: ``alias=True`` imports
+it afresh under the ``langgraph`` import alias (:mod:`sgdebug.compat`), and
+:func:`forget_user_modules` takes an earlier import of the user's code out of the way.
 """
 
 from __future__ import annotations
@@ -18,9 +22,11 @@ import difflib
 import importlib
 import inspect
 import os
+import site
 import sys
+import sysconfig
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -28,7 +34,14 @@ from typing import Any, Final, Literal
 
 from sgdebug.runtime import CompiledStateGraph, StateGraph
 
-__all__ = ["LoadedTarget", "TargetError", "TargetErrorKind", "TargetSpec", "load_target"]
+__all__ = [
+    "LoadedTarget",
+    "TargetError",
+    "TargetErrorKind",
+    "TargetSpec",
+    "forget_user_modules",
+    "load_target",
+]
 
 TargetErrorKind = Literal[
     "spec", "module", "file", "import", "attribute", "not_graph", "langgraph", "invalid", "factory"
@@ -108,23 +121,40 @@ class TargetSpec:
         return f"{self.path if self.path is not None else self.module}:{self.attr}"
 
 
-def load_target(spec: str, *, cwd: str | Path | None = None) -> LoadedTarget:
+def load_target(spec: str, *, cwd: str | Path | None = None, alias: bool = False) -> LoadedTarget:
     """Import the target ``spec`` names and return its compiled graph and module globals.
 
     ``cwd`` (default: the current directory) is put on ``sys.path`` and anchors relative
-    file paths. Raises :class:`TargetError` for every way this can fail.
+    file paths. With ``alias``, the target's module is imported afresh under the
+    ``langgraph`` import alias (:func:`sgdebug.compat.alias`), as is anything it imports that
+    is not imported yet, so a LangGraph program gives an ``sgdebug.runtime`` graph; what the
+    alias lacks is a ``TargetError(kind="langgraph")`` whose message is the alias's one
+    sentence. Raises :class:`TargetError` for every way this can fail.
     """
     base = Path(cwd if cwd is not None else os.getcwd()).resolve()
     parsed = TargetSpec.parse(spec, cwd=base)
     _put_on_path(base)
-    if parsed.path is not None:
-        module = _import_file(parsed.path, parsed.text)
-    else:
-        assert parsed.module is not None
-        module = _import_module(parsed.module, parsed.text, base)
-    value = _get_attribute(module, parsed)
-    graph = _to_graph(value, parsed.text, called=False)
-    return LoadedTarget(graph, vars(module), parsed.text, parsed.canonical)
+    return _load_aliased(parsed, base) if alias else _load(parsed, base)
+
+
+def forget_user_modules(before: Collection[str]) -> tuple[str, ...]:
+    """Take the user's modules imported since ``before`` (names that were in ``sys.modules``)
+    out of ``sys.modules``, so that importing them again runs them afresh; return their names.
+
+    The user's code is what lies outside the standard library and the installed packages;
+    sgdebug's and ``langgraph``'s own modules always stay.
+    """
+    roots = _installed_roots()
+    forgotten = tuple(
+        name
+        for name, module in list(sys.modules.items())
+        if name not in before
+        and name.split(".")[0] not in ("sgdebug", "langgraph")
+        and _is_user_code(module, roots)
+    )
+    for name in forgotten:
+        sys.modules.pop(name, None)
+    return forgotten
 
 
 # -- parsing -------------------------------------------------------------------------------
@@ -170,6 +200,61 @@ def _existing_file(where: str, cwd: Path, text: str) -> Path:
 # -- importing -----------------------------------------------------------------------------
 
 
+def _load(parsed: TargetSpec, base: Path) -> LoadedTarget:
+    if parsed.path is not None:
+        module = _import_file(parsed.path, parsed.text)
+    else:
+        assert parsed.module is not None
+        module = _import_module(parsed.module, parsed.text, base)
+    value = _get_attribute(module, parsed)
+    graph = _to_graph(value, parsed.text, called=False)
+    return LoadedTarget(graph, vars(module), parsed.text, parsed.canonical)
+
+
+def _load_aliased(parsed: TargetSpec, base: Path) -> LoadedTarget:
+    """:func:`_load` under the ``langgraph`` alias: import, attribute and factory call alike."""
+    from sgdebug import compat
+
+    name = parsed.module if parsed.path is None else _file_module(parsed.path, parsed.text)[1]
+    assert name is not None
+    sys.modules.pop(name, None)
+    try:
+        with compat.alias():
+            loaded = _load(parsed, base)
+    except TargetError as exc:
+        sentence = compat.explain(exc.__cause__) if exc.__cause__ is not None else None
+        if sentence is None:
+            raise
+        raise TargetError(sentence, kind="langgraph") from exc.__cause__
+    if _langgraph_kind(loaded.graph) is not None:
+        raise TargetError(
+            f"Cannot load {parsed.text!r} on sgdebug's runtime: under the langgraph import "
+            f"alias it still gives a LangGraph graph, built by code that was imported with "
+            f"LangGraph itself; run this program on the langgraph engine (leave out "
+            f"--engine native)",
+            kind="langgraph",
+        )
+    return loaded
+
+
+def _installed_roots() -> tuple[str, ...]:
+    """The folders of the standard library and of installed packages (with a separator)."""
+    paths = sysconfig.get_paths()
+    roots = {paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths}
+    roots.update(getattr(site, "getsitepackages", list)())
+    roots.add(site.getusersitepackages())
+    return tuple(os.path.join(os.path.realpath(root), "") for root in roots)
+
+
+def _is_user_code(module: ModuleType | None, roots: tuple[str, ...]) -> bool:
+    """Whether ``module`` comes from files outside ``roots`` (builtins and frozen: no)."""
+    origin = getattr(module, "__file__", None)
+    places = [origin] if isinstance(origin, str) else list(getattr(module, "__path__", None) or ())
+    return bool(places) and all(
+        isinstance(place, str) and not os.path.realpath(place).startswith(roots) for place in places
+    )
+
+
 def _put_on_path(directory: Path) -> None:
     if str(directory) not in sys.path:
         sys.path.insert(0, str(directory))
@@ -192,19 +277,24 @@ def _import_module(name: str, text: str, cwd: Path) -> ModuleType:
         raise TargetError(_raised(f"Importing module {name!r}", text, exc), kind="import") from exc
 
 
-def _import_file(path: Path, text: str) -> ModuleType:
-    """Import a file under its dotted name, from the folder above its outermost package."""
+def _file_module(path: Path, text: str) -> tuple[Path, str]:
+    """The folder above the outermost package holding ``path``, and its dotted name there."""
     root, parts = path.parent, [path.stem]
     while (root / "__init__.py").is_file() and root.name.isidentifier():
         parts.insert(0, root.name)
         root = root.parent
-    name = ".".join(parts)
     if not all(part.isidentifier() for part in parts):
         raise TargetError(
             f"Cannot load {text!r}: {path.name!r} cannot be imported because "
             f"{path.stem!r} is not a valid Python module name; rename the file.",
             kind="file",
         )
+    return root, ".".join(parts)
+
+
+def _import_file(path: Path, text: str) -> ModuleType:
+    """Import a file under its dotted name, from the folder above its outermost package."""
+    root, name = _file_module(path, text)
     _put_on_path(root)
     existing = sys.modules.get(name)
     if existing is None:
