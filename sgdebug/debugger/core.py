@@ -31,7 +31,7 @@ _LIVE = frozenset(("paused", "error", "interrupted", "failed"))
 
 
 class SessionCore:
-    """A session's state and shared machinery; :class:`~.session.Session` adds the verbs."""
+    """A session's state and the machinery its verbs share (the façade: ``Session``)."""
 
     def __init__(
         self,
@@ -162,7 +162,7 @@ class SessionCore:
             stop=self.stop,
             thread_id=engine.thread_id,
             checkpoint_id=engine.checkpoint_id,
-            snapshot_index=self._snapshot_index(),
+            snapshot_index=self.snapshot_index(),
             step=engine.step,
             values=engine.values() if started else {},
             tasks=engine.tasks() if started else (),
@@ -175,7 +175,7 @@ class SessionCore:
             engine=engine.capabilities,
         )
 
-    def _snapshot_index(self) -> int | None:
+    def snapshot_index(self) -> int | None:
         current = self.engine.checkpoint_id
         if current is None:
             return None
@@ -264,29 +264,29 @@ class SessionCore:
 
     # -- outcomes, events, store -----------------------------------------------------------
 
-    def _refuse(self, command: str, reason: str) -> Outcome:
+    def refuse(self, command: str, reason: str) -> Outcome:
         """The verb cannot run: nothing changed."""
         return Outcome(command, False, self.status, reason)
 
-    def _answer(self, command: str, value: Any, message: str = "") -> Outcome:
+    def answer(self, command: str, value: Any, message: str = "") -> Outcome:
         """A query's result."""
         return Outcome(command, True, self.status, message, value=value)
 
-    def _publish(self, outcome: Outcome, *, history: bool = True) -> Outcome:
+    def publish(self, outcome: Outcome, *, history: bool = True) -> Outcome:
         """After a verb moved or changed the run: tell observers, persist, return."""
         engine = self.engine
         if history and engine.thread_id is not None:
             self.bus.emit(HistoryChanged(engine.thread_id, engine.checkpoint_id))
         self._last_view = self._build_view()
         self.bus.emit(Paused(self._last_view))
-        return self._finish(outcome)
+        return self.finish(outcome)
 
-    def _finish(self, outcome: Outcome) -> Outcome:
+    def finish(self, outcome: Outcome) -> Outcome:
         """Persist what changed; a store failure becomes a note on the outcome."""
         notes = self._sync_store()
         return replace(outcome, notes=(*outcome.notes, *notes)) if notes else outcome
 
-    def _store_call(self, method: str, *args: Any) -> str | None:
+    def store_call(self, method: str, *args: Any) -> str | None:
         if self.store is None:
             return None
         try:
@@ -299,7 +299,7 @@ class SessionCore:
         if self.store is None or self.table.all == self._saved_breakpoints:
             return []
         self._saved_breakpoints = self.table.all
-        note = self._store_call("save_breakpoints", [bp.to_dict() for bp in self.table.all])
+        note = self.store_call("save_breakpoints", [bp.to_dict() for bp in self.table.all])
         return [note] if note else []
 
 

@@ -61,10 +61,8 @@ def validate_edit(graph: GraphModel, current: Any, writes: Sequence[Write]) -> N
     Only errors the edit introduces count: a run whose state is still incomplete (required
     keys not written yet) can be edited.
     """
-    from sgdebug.runtime._schema import is_pydantic_model
-
     schema = graph.state_schema
-    if not is_pydantic_model(schema) or not isinstance(current, Mapping):
+    if not _is_pydantic_model(schema) or not isinstance(current, Mapping):
         return
     tentative = dict(current)
     for key, value in writes:
@@ -73,6 +71,13 @@ def validate_edit(graph: GraphModel, current: Any, writes: Sequence[Write]) -> N
     introduced = [e for e in _errors(schema, tentative) if _error_key(e) not in before]
     if introduced:
         raise EditError("the state schema rejects it: " + "; ".join(map(_describe, introduced)))
+
+
+def _is_pydantic_model(schema: Any) -> bool:
+    """Whether ``schema`` is a pydantic ``BaseModel`` class (by its classes: no import)."""
+    return isinstance(schema, type) and any(
+        c.__name__ == "BaseModel" and c.__module__.startswith("pydantic") for c in schema.__mro__
+    )
 
 
 def _apply(graph: GraphModel, key: str, old: Any, value: Any) -> Any:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sgdebug.debugger.core import SessionCore
 from sgdebug.debugger.editing import EditError, as_updates, check_keys, replace_write, validate_edit
 from sgdebug.debugger.engine import EngineRefused
 from sgdebug.debugger.evaluation import ExpressionError
@@ -28,80 +29,84 @@ __all__ = ["EditVerbs"]
 Write = tuple[str, Any]
 
 
-class EditVerbs(MotionVerbs):
+class EditVerbs:
     """Changing the state between supersteps."""
+
+    def __init__(self, core: SessionCore, motion: MotionVerbs) -> None:
+        self.core = core
+        self.motion = motion
 
     def set(self, key: str, expr: str) -> Outcome:
         """Replace ``key``'s value by the value of ``expr`` (a reducer is bypassed)."""
-        with self.lock:
-            if reason := self.why_not("set"):
-                return self._refuse("set", reason)
+        with self.core.lock:
+            if reason := self.core.why_not("set"):
+                return self.core.refuse("set", reason)
             try:
-                check_keys(self.model, [key])
-                value = self.evaluate(expr)
+                check_keys(self.core.model, [key])
+                value = self.core.evaluate(expr)
             except (ExpressionError, EditError) as exc:
-                return self._refuse("set", f"{key} not changed: {exc}")
+                return self.core.refuse("set", f"{key} not changed: {exc}")
             return self._set_values({key: value}, f"{key} not changed")
 
     def set_value(self, key: str, value: Any) -> Outcome:
         """Replace ``key``'s value by the Python ``value``: ``set`` without an expression."""
-        with self.lock:
+        with self.core.lock:
             return self._set_values({key: value}, f"{key} not changed")
 
     def set_values(self, values: Mapping[str, Any]) -> Outcome:
         """Replace several keys at once (one edit, one snapshot; reducers are bypassed)."""
-        with self.lock:
+        with self.core.lock:
             if not values:
-                return self._refuse("set", "state not changed: nothing to set")
+                return self.core.refuse("set", "state not changed: nothing to set")
             return self._set_values(values, "state not changed")
 
     def _set_values(self, values: Mapping[str, Any], prefix: str) -> Outcome:
-        if reason := self.why_not("set"):
-            return self._refuse("set", reason)
-        graph = self.model
+        if reason := self.core.why_not("set"):
+            return self.core.refuse("set", reason)
+        graph = self.core.model
         try:
             check_keys(graph, list(values))
             writes = [replace_write(graph, key, value) for key, value in values.items()]
-            validate_edit(graph, self.engine.values(), writes)
+            validate_edit(graph, self.core.engine.values(), writes)
         except EditError as exc:
-            return self._refuse("set", f"{prefix}: {exc}")
+            return self.core.refuse("set", f"{prefix}: {exc}")
         return self._edit("set", writes)
 
     def update(self, expr: str, as_node: str | None = None) -> Outcome:
         """Apply the dict ``expr`` through the reducers (as if ``as_node`` returned it)."""
-        with self.lock:
-            if reason := self.why_not("update"):
-                return self._refuse("update", reason)
-            graph = self.model
+        with self.core.lock:
+            if reason := self.core.why_not("update"):
+                return self.core.refuse("update", reason)
+            graph = self.core.model
             try:
-                values = as_updates(self.evaluate(expr))
+                values = as_updates(self.core.evaluate(expr))
                 check_keys(graph, list(values))
-                validate_edit(graph, self.engine.values(), list(values.items()))
+                validate_edit(graph, self.core.engine.values(), list(values.items()))
             except (ExpressionError, EditError) as exc:
-                return self._refuse("update", f"state not changed: {exc}")
+                return self.core.refuse("update", f"state not changed: {exc}")
             if not values:
-                return self._refuse("update", "state not changed: the update is empty")
+                return self.core.refuse("update", "state not changed: the update is empty")
             if as_node is None:
                 return self._edit("update", list(values.items()))
             return self._update_as(values, as_node)
 
     def _edit(self, command: str, writes: Sequence[Write]) -> Outcome:
-        before = self.status
-        if failed := self._live(command):
+        before = self.core.status
+        if failed := self.motion.ensure_live(command):
             return failed
-        done = [t for t in self.engine.tasks() if t.done]
+        done = [t for t in self.core.engine.tasks() if t.done]
         if done and before == "interrupted":
             names = ", ".join(t.name for t in done)
-            return self._refuse(
+            return self.core.refuse(
                 command,
                 f"state not changed: {names} already ran in this interrupted step and their "
                 "writes are applied; `resume` first, or `goto` the snapshot to edit it",
             )
         try:
-            rerun_count = self.engine.edit(writes)
+            rerun_count = self.core.engine.edit(writes)
         except EngineRefused as exc:
-            return self._refuse(command, f"state not changed: {exc}")
-        self._planned()
+            return self.core.refuse(command, f"state not changed: {exc}")
+        self.motion.track_plan()
         keys = tuple(k for k, _ in writes)
         rerun = (
             f"; {rerun_count} task(s) that had run in this step will run again"
@@ -114,16 +119,16 @@ class EditVerbs(MotionVerbs):
 
     def _update_as(self, values: dict[str, Any], as_node: str) -> Outcome:
         try:
-            self.engine.update_as(values, as_node)
+            self.core.engine.update_as(values, as_node)
         except EngineRefused as exc:
-            return self._refuse("update", f"state not changed: {exc}")
+            return self.core.refuse("update", f"state not changed: {exc}")
         except Exception as exc:
-            return self._fail("update", exc)
-        if failed := self._live("update"):
+            return self.motion.fail("update", exc)
+        if failed := self.motion.ensure_live("update"):
             return failed
-        self._planned()
+        self.motion.track_plan()
         keys = tuple(values)
-        nxt = ", ".join(t.name for t in self.engine.tasks()) or "nothing"
+        nxt = ", ".join(t.name for t in self.core.engine.tasks()) or "nothing"
         message = f"Updated {', '.join(keys)} as {as_node}; next: {nxt}."
         return self._edited("update", keys, as_node, "paused", message)
 
@@ -136,13 +141,13 @@ class EditVerbs(MotionVerbs):
         message: str,
     ) -> Outcome:
         status: SessionStatus = "paused"
-        if not self.engine.tasks() and not self.engine.interrupts():
+        if not self.core.engine.tasks() and not self.core.engine.interrupts():
             status = "done"
         elif before == "interrupted":
             status = "interrupted"
         else:
-            self.interrupts = ()
-        self.status = status
-        self.stop = Stop("edit", self.engine.step, interrupts=self.interrupts)
-        self.bus.emit(Edited(keys, as_node, self.engine.checkpoint_id))
-        return self._publish(Outcome(command, True, status, message, self.stop))
+            self.core.interrupts = ()
+        self.core.status = status
+        self.core.stop = Stop("edit", self.core.engine.step, interrupts=self.core.interrupts)
+        self.core.bus.emit(Edited(keys, as_node, self.core.engine.checkpoint_id))
+        return self.core.publish(Outcome(command, True, status, message, self.core.stop))

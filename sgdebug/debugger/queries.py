@@ -22,79 +22,86 @@ from sgdebug.runtime import START, StateSnapshot
 __all__ = ["QueryVerbs"]
 
 
-class QueryVerbs(SessionCore):
+class QueryVerbs:
     """Reading the session, and managing breakpoints."""
+
+    def __init__(self, core: SessionCore) -> None:
+        self.core = core
 
     # -- looking -------------------------------------------------------------------------
 
     def state(self) -> Outcome:
         """The current state values (``value``)."""
-        with self.lock:
-            if reason := self.why_not("state"):
-                return self._refuse("state", reason)
-            return self._answer("state", self.engine.values())
+        with self.core.lock:
+            if reason := self.core.why_not("state"):
+                return self.core.refuse("state", reason)
+            return self.core.answer("state", self.core.engine.values())
 
     def tasks(self) -> Outcome:
         """The pending superstep's tasks (``value``: tuple of ``TaskInfo``)."""
-        with self.lock:
-            if reason := self.why_not("tasks"):
-                return self._refuse("tasks", reason)
-            tasks = self.engine.tasks()
-            return self._answer("tasks", tasks, f"step {self.engine.step}: {len(tasks)} task(s)")
+        with self.core.lock:
+            if reason := self.core.why_not("tasks"):
+                return self.core.refuse("tasks", reason)
+            tasks = self.core.engine.tasks()
+            return self.core.answer(
+                "tasks", tasks, f"step {self.core.engine.step}: {len(tasks)} task(s)"
+            )
 
     def print(self, expr: str) -> Outcome:
         """The value of a Python expression over ``state``, ``snapshot``, ``tasks``, ``graph``."""
-        with self.lock:
-            if reason := self.why_not("print"):
-                return self._refuse("print", reason)
+        with self.core.lock:
+            if reason := self.core.why_not("print"):
+                return self.core.refuse("print", reason)
             try:
-                return self._answer("print", self.evaluate(expr))
+                return self.core.answer("print", self.core.evaluate(expr))
             except ExpressionError as exc:
-                return self._refuse("print", str(exc))
+                return self.core.refuse("print", str(exc))
 
     def history(self) -> Outcome:
         """Every snapshot of the run's thread, oldest first (``value``: ``HistoryEntry`` s)."""
-        with self.lock:
-            if reason := self.why_not("history"):
-                return self._refuse("history", reason)
-            return self._answer("history", self._entries())
+        with self.core.lock:
+            if reason := self.core.why_not("history"):
+                return self.core.refuse("history", reason)
+            return self.core.answer("history", self._entries())
 
     def show(self, ref: str | None = None) -> Outcome:
         """One snapshot (``value``: its ``StateSnapshot``); the current one by default."""
-        with self.lock:
-            if reason := self.why_not("show"):
-                return self._refuse("show", reason)
+        with self.core.lock:
+            if reason := self.core.why_not("show"):
+                return self.core.refuse("show", reason)
             try:
                 entry = self._entry(ref)
-                return self._answer("show", self._snapshot(entry), f"snapshot {entry.index}")
+                return self.core.answer("show", self._snapshot(entry), f"snapshot {entry.index}")
             except SnapshotError as exc:
-                return self._refuse("show", str(exc))
+                return self.core.refuse("show", str(exc))
 
     def diff(self, a: str | None = None, b: str | None = None) -> Outcome:
         """What changed between two snapshots (default: the current one and its parent)."""
-        with self.lock:
-            if reason := self.why_not("diff"):
-                return self._refuse("diff", reason)
+        with self.core.lock:
+            if reason := self.core.why_not("diff"):
+                return self.core.refuse("diff", reason)
             try:
                 new = self._entry(b)
                 if a is None:
                     if new.parent_index is None:
-                        return self._refuse("diff", "the first snapshot has no parent to compare")
+                        return self.core.refuse(
+                            "diff", "the first snapshot has no parent to compare"
+                        )
                     old = self._entries()[new.parent_index]
                 else:
                     old = self._entry(a)
             except SnapshotError as exc:
-                return self._refuse("diff", str(exc))
+                return self.core.refuse("diff", str(exc))
             changes = diff_values(self._snapshot(old).values, self._snapshot(new).values)
-            return self._answer("diff", SnapshotDiff(old.index, new.index, changes))
+            return self.core.answer("diff", SnapshotDiff(old.index, new.index, changes))
 
     def graph(self) -> Outcome:
         """The graph's nodes (breakpoint and pending marks) and edges."""
-        with self.lock:
-            drawing = self.model.get_graph()
-            pending = set(self.pending_tasks)
-            befores = {b.target for b in self.table.all if b.kind == "before" and b.enabled}
-            afters = {b.target for b in self.table.all if b.kind == "after" and b.enabled}
+        with self.core.lock:
+            drawing = self.core.model.get_graph()
+            pending = set(self.core.pending_tasks)
+            befores = {b.target for b in self.core.table.all if b.kind == "before" and b.enabled}
+            afters = {b.target for b in self.core.table.all if b.kind == "after" and b.enabled}
             nodes = tuple(
                 NodeMark(
                     name,
@@ -105,28 +112,28 @@ class QueryVerbs(SessionCore):
                 for name in drawing.nodes
             )
             edges = tuple(EdgeInfo(e.source, e.target, e.conditional) for e in drawing.edges)
-            return self._answer("graph", GraphSummary(nodes, edges, drawing.draw_mermaid()))
+            return self.core.answer("graph", GraphSummary(nodes, edges, drawing.draw_mermaid()))
 
     def info(self) -> Outcome:
         """The engine running the graph and what it can do (``value``: its ``Capabilities``)."""
-        with self.lock:
-            caps = self.engine.capabilities
-            model = self.model
+        with self.core.lock:
+            caps = self.core.engine.capabilities
+            model = self.core.model
             lines = [
                 f"Engine: {caps.engine}: {caps.description}",
-                f"Graph: {self.label} ({len(model.nodes)} nodes, "
-                f"{len(self.channel_names)} state keys)",
-                f"Thread: {self.thread_id or '(no run yet)'}",
+                f"Graph: {self.core.label} ({len(model.nodes)} nodes, "
+                f"{len(self.core.channel_names)} state keys)",
+                f"Thread: {self.core.thread_id or '(no run yet)'}",
             ]
             if caps.missing:
                 lines.append("Unavailable on this engine:")
                 lines.extend(f"  {feature}: {reason}" for feature, reason in caps.missing)
             else:
                 lines.append("Every command is available on this engine.")
-            return self._answer("info", caps, "\n".join(lines))
+            return self.core.answer("info", caps, "\n".join(lines))
 
     def _entries(self) -> tuple[HistoryEntry, ...]:
-        return self.engine.history()
+        return self.core.engine.history()
 
     def _entry(self, ref: str | None) -> HistoryEntry:
         entries = self._entries()
@@ -138,7 +145,7 @@ class QueryVerbs(SessionCore):
         return resolve(entries, ref)
 
     def _snapshot(self, entry: HistoryEntry) -> StateSnapshot:
-        snapshot = self.engine.snapshot(entry.checkpoint_id)
+        snapshot = self.core.engine.snapshot(entry.checkpoint_id)
         if snapshot is None:
             raise SnapshotError(f"snapshot {entry.index} is no longer stored")
         return snapshot
@@ -155,15 +162,15 @@ class QueryVerbs(SessionCore):
     ) -> Outcome:
         """Break ``before``/``after`` the superstep that runs ``node`` (``*``: any node)."""
         command = "tbreak" if temporary else "break"
-        with self.lock:
-            if reason := self.why_not(command):
-                return self._refuse(command, reason)
-            if node != ANY_NODE and node not in self.node_names:
-                nodes = ", ".join(self.node_names)
-                return self._refuse(command, f"no node named {node!r} (nodes: {nodes})")
+        with self.core.lock:
+            if reason := self.core.why_not(command):
+                return self.core.refuse(command, reason)
+            if node != ANY_NODE and node not in self.core.node_names:
+                nodes = ", ".join(self.core.node_names)
+                return self.core.refuse(command, f"no node named {node!r} (nodes: {nodes})")
             if reason := _bad_condition(condition):
-                return self._refuse(command, reason)
-            bp = self.table.add(when, node, condition, temporary=temporary)
+                return self.core.refuse(command, reason)
+            bp = self.core.table.add(when, node, condition, temporary=temporary)
             return self._changed(command, bp, f"Breakpoint {bp.number}: {bp.describe()}")
 
     def tbreak(
@@ -174,29 +181,29 @@ class QueryVerbs(SessionCore):
 
     def watch(self, channel: str, condition: str | None = None) -> Outcome:
         """Break after a superstep that changes ``channel`` (``old``/``new`` in the condition)."""
-        with self.lock:
-            if reason := self.why_not("watch"):
-                return self._refuse("watch", reason)
-            if channel not in self.channel_names:
-                keys = ", ".join(self.channel_names)
-                return self._refuse("watch", f"no channel named {channel!r} (channels: {keys})")
+        with self.core.lock:
+            if reason := self.core.why_not("watch"):
+                return self.core.refuse("watch", reason)
+            if channel not in self.core.channel_names:
+                keys = ", ".join(self.core.channel_names)
+                return self.core.refuse("watch", f"no channel named {channel!r} (channels: {keys})")
             if reason := _bad_condition(condition):
-                return self._refuse("watch", reason)
-            bp = self.table.add("watch", channel, condition)
+                return self.core.refuse("watch", reason)
+            bp = self.core.table.add("watch", channel, condition)
             return self._changed("watch", bp, f"Watchpoint {bp.number}: {bp.describe()}")
 
     def delete(self, number: int | None = None) -> Outcome:
         """Delete breakpoint ``number``, or every breakpoint but #0 when ``None``."""
-        with self.lock:
-            if reason := self.why_not("delete"):
-                return self._refuse("delete", reason)
+        with self.core.lock:
+            if reason := self.core.why_not("delete"):
+                return self.core.refuse("delete", reason)
             if number is None:
-                removed = self.table.clear()
+                removed = self.core.table.clear()
                 return self._changed("delete", removed, f"Deleted {len(removed)} breakpoint(s).")
             try:
-                bp = self.table.delete(number)
+                bp = self.core.table.delete(number)
             except BreakpointError as exc:
-                return self._refuse("delete", str(exc))
+                return self.core.refuse("delete", str(exc))
             return self._changed("delete", bp, f"Deleted breakpoint {number}: {bp.describe()}")
 
     def enable(self, number: int) -> Outcome:
@@ -209,23 +216,23 @@ class QueryVerbs(SessionCore):
 
     def breaks(self) -> Outcome:
         """Every breakpoint (``value``: tuple of ``Breakpoint``)."""
-        with self.lock:
-            return self._answer("breaks", self.table.all)
+        with self.core.lock:
+            return self.core.answer("breaks", self.core.table.all)
 
     def _toggle(self, command: str, number: int, enabled: bool) -> Outcome:
-        with self.lock:
-            if reason := self.why_not(command):
-                return self._refuse(command, reason)
+        with self.core.lock:
+            if reason := self.core.why_not(command):
+                return self.core.refuse(command, reason)
             try:
-                bp = self.table.set_enabled(number, enabled)
+                bp = self.core.table.set_enabled(number, enabled)
             except BreakpointError as exc:
-                return self._refuse(command, str(exc))
+                return self.core.refuse(command, str(exc))
             word = "Enabled" if enabled else "Disabled"
             return self._changed(command, bp, f"{word} breakpoint {number}: {bp.describe()}")
 
     def _changed(self, command: str, value: object, message: str) -> Outcome:
-        self.bus.emit(BreakpointsChanged(self.table.all))
-        return self._finish(self._answer(command, value, message))
+        self.core.bus.emit(BreakpointsChanged(self.core.table.all))
+        return self.core.finish(self.core.answer(command, value, message))
 
 
 def _bad_condition(condition: str | None) -> str | None:

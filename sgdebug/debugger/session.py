@@ -19,6 +19,11 @@ an edit went wrong:
 ``why_not(verb)`` says why a verb cannot run now. Observers ``subscribe`` to
 :mod:`~sgdebug.debugger.events`; ``request_pause()`` may be called from any thread.
 
+A session is a façade over four parts: its state (:class:`~.core.SessionCore`: status,
+stop, breakpoints, store, and the engine that runs the graph, which it reaches only through
+the engine protocol) and three sets of verbs that share it: :class:`~.motion.MotionVerbs`,
+:class:`~.edits.EditVerbs` and :class:`~.queries.QueryVerbs`.
+
 The user's graph is compiled again with the session's checkpointer (an ``InMemorySaver``
 unless a saver is given, e.g. a ``SqliteSaver`` for a session file); its compile-time
 ``interrupt_before``/``interrupt_after`` become breakpoints, shown and honoured with
@@ -27,9 +32,18 @@ LangGraph's whole-superstep semantics.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
+
+from sgdebug.debugger.breakpoints import Breakpoint
+from sgdebug.debugger.core import SessionCore
 from sgdebug.debugger.edits import EditVerbs
-from sgdebug.debugger.motion import UNSET
+from sgdebug.debugger.engine import Engine
+from sgdebug.debugger.evaluation import Evaluator, Provider
+from sgdebug.debugger.events import Observer
+from sgdebug.debugger.motion import UNSET, MotionVerbs
 from sgdebug.debugger.queries import QueryVerbs
+from sgdebug.debugger.results import Outcome, SessionStatus, SessionView, Stop
 from sgdebug.debugger.target import (
     LoadedTargetLike,
     SessionOptions,
@@ -37,6 +51,8 @@ from sgdebug.debugger.target import (
     Target,
     as_target,
 )
+from sgdebug.inspect import GraphModel
+from sgdebug.runtime import Interrupt
 
 __all__ = [
     "UNSET",
@@ -49,5 +65,272 @@ __all__ = [
 ]
 
 
-class Session(EditVerbs, QueryVerbs):
+class Session:
     """Debugs one graph: runs, breakpoints, edits, history. Thread-safe; one verb at a time."""
+
+    def __init__(
+        self,
+        target: Target | LoadedTargetLike | Any,
+        *,
+        input: Any = None,
+        saver: Any = None,
+        store: SessionStore | None = None,
+        breakpoints: Sequence[Breakpoint] | None = None,
+        options: SessionOptions | None = None,
+    ) -> None:
+        """A session on ``target``; nothing runs until ``restart`` (or ``attach``).
+
+        ``breakpoints`` restores a saved table; by default the table holds #0 (on exception)
+        and the graph's compile-time ``interrupt_before``/``interrupt_after`` breakpoints.
+        Raises ``ValueError`` when no engine can run the graph.
+        """
+        self.core = SessionCore(
+            target, input=input, saver=saver, store=store, breakpoints=breakpoints,
+            options=options,
+        )  # fmt: skip
+        """The session's state, shared by the verbs."""
+        self._motion = MotionVerbs(self.core)
+        self._edits = EditVerbs(self.core, self._motion)
+        self._queries = QueryVerbs(self.core)
+
+    # -- what the session is -----------------------------------------------------------------
+
+    @property
+    def engine(self) -> Engine:
+        """What runs the graph (its ``capabilities`` say what it can do)."""
+        return self.core.engine
+
+    @property
+    def model(self) -> GraphModel:
+        """The graph's nodes, channels and drawing."""
+        return self.core.model
+
+    @property
+    def target(self) -> Target:
+        return self.core.target
+
+    @property
+    def options(self) -> SessionOptions:
+        return self.core.options
+
+    @property
+    def store(self) -> SessionStore | None:
+        return self.core.store
+
+    @property
+    def evaluator(self) -> Evaluator:
+        """Evaluates the user's expressions (``print``, conditions, ``set``)."""
+        return self.core.evaluator
+
+    @property
+    def label(self) -> str:
+        return self.core.label
+
+    @property
+    def status(self) -> SessionStatus:
+        return self.core.status
+
+    @property
+    def stop(self) -> Stop | None:
+        """Why the run stopped where it is (``None`` before the first run)."""
+        return self.core.stop
+
+    @property
+    def input(self) -> Any:
+        """The input of the current run (what ``restart`` uses by default)."""
+        return self.core.input
+
+    @property
+    def interrupts(self) -> tuple[Interrupt, ...]:
+        """Pending ``interrupt()`` questions (status ``interrupted``)."""
+        return self.core.interrupts
+
+    @property
+    def thread_id(self) -> str | None:
+        return self.core.thread_id
+
+    @property
+    def started(self) -> bool:
+        """Whether a run exists (live, or a stored snapshot to stand at)."""
+        return self.core.started
+
+    @property
+    def breakpoints(self) -> tuple[Breakpoint, ...]:
+        """Every breakpoint, by number (#0 is on-exception)."""
+        return self.core.breakpoints
+
+    @property
+    def node_names(self) -> tuple[str, ...]:
+        return self.core.node_names
+
+    @property
+    def channel_names(self) -> tuple[str, ...]:
+        return self.core.channel_names
+
+    @property
+    def pending_tasks(self) -> tuple[str, ...]:
+        """Names of the pending superstep's tasks that have not run yet."""
+        return self.core.pending_tasks
+
+    def view(self) -> SessionView:
+        """Everything a front end draws; while a verb runs, the view taken when it began."""
+        return self.core.view()
+
+    def why_not(self, verb: str) -> str | None:
+        """Why ``verb`` cannot run now (``None`` when it can)."""
+        return self.core.why_not(verb)
+
+    def subscribe(self, observer: Observer) -> Callable[[], None]:
+        """Receive :mod:`~sgdebug.debugger.events`; returns a function that unsubscribes."""
+        return self.core.subscribe(observer)
+
+    def request_pause(self) -> None:
+        """Ask a running verb to pause at the next superstep boundary (from any thread)."""
+        self.core.request_pause()
+
+    def evaluate(self, expr: str, extra: Mapping[str, Any] | None = None) -> Any:
+        """The value of a user expression; raises ``ExpressionError`` (only)."""
+        return self.core.evaluate(expr, extra)
+
+    def providers(self) -> dict[str, Provider]:
+        """The session names an expression may use, each computed only when used."""
+        return self.core.providers()
+
+    # -- runs and moving (MotionVerbs) ---------------------------------------------------
+
+    def restart(self, input: Any = UNSET) -> Outcome:
+        """Start a new run (a new thread) on ``input``, or on the previous input."""
+        return self._motion.restart(input)
+
+    start = restart
+
+    def attach(
+        self, thread_id: str, checkpoint_id: str | None = None, *, input: Any = None
+    ) -> Outcome:
+        """Stand at a stored snapshot of ``thread_id`` (its latest by default): reopening."""
+        return self._motion.attach(thread_id, checkpoint_id, input=input)
+
+    def quit(self) -> Outcome:
+        """End the session (front ends exit)."""
+        return self._motion.quit()
+
+    def step(self, count: int = 1) -> Outcome:
+        """Run ``count`` supersteps (breakpoints, errors and interrupts stop sooner)."""
+        return self._motion.step(count)
+
+    def continue_(self) -> Outcome:
+        """Run until a breakpoint, an error, an interrupt, a pause request or the end."""
+        return self._motion.continue_()
+
+    def until(self, node: str) -> Outcome:
+        """Run until a superstep that runs ``node`` is about to start."""
+        return self._motion.until(node)
+
+    def task(self, node: str | None = None) -> Outcome:
+        """Run one pending task (of ``node``, else the first); the step commits after its last."""
+        return self._motion.task(node)
+
+    def retry(self) -> Outcome:
+        """Run the failed step again (only its failed tasks re-run) and commit it."""
+        return self._motion.retry()
+
+    def abort(self) -> Outcome:
+        """Give up the current run; history stays, ``goto``/``restart``/edits remain."""
+        return self._motion.abort()
+
+    def resume(self, expr: str | None = None) -> Outcome:
+        """Answer the pending ``interrupt()`` with the value of ``expr`` and continue."""
+        return self._motion.resume(expr)
+
+    def goto(self, ref: str) -> Outcome:
+        """Stand at snapshot ``ref``; running or editing from an old one starts a new branch."""
+        return self._motion.goto(ref)
+
+    # -- edits (EditVerbs) -----------------------------------------------------------------
+
+    def set(self, key: str, expr: str) -> Outcome:
+        """Replace ``key``'s value by the value of ``expr`` (a reducer is bypassed)."""
+        return self._edits.set(key, expr)
+
+    def set_value(self, key: str, value: Any) -> Outcome:
+        """Replace ``key``'s value by the Python ``value``: ``set`` without an expression."""
+        return self._edits.set_value(key, value)
+
+    def set_values(self, values: Mapping[str, Any]) -> Outcome:
+        """Replace several keys at once (one edit, one snapshot; reducers are bypassed)."""
+        return self._edits.set_values(values)
+
+    def update(self, expr: str, as_node: str | None = None) -> Outcome:
+        """Apply the dict ``expr`` through the reducers (as if ``as_node`` returned it)."""
+        return self._edits.update(expr, as_node)
+
+    # -- looking and breakpoints (QueryVerbs) ----------------------------------------------
+
+    def state(self) -> Outcome:
+        """The current state values (``value``)."""
+        return self._queries.state()
+
+    def tasks(self) -> Outcome:
+        """The pending superstep's tasks (``value``: tuple of ``TaskInfo``)."""
+        return self._queries.tasks()
+
+    def print(self, expr: str) -> Outcome:
+        """The value of a Python expression over ``state``, ``snapshot``, ``tasks``, ``graph``."""
+        return self._queries.print(expr)
+
+    def history(self) -> Outcome:
+        """Every snapshot of the run's thread, oldest first (``value``: ``HistoryEntry`` s)."""
+        return self._queries.history()
+
+    def show(self, ref: str | None = None) -> Outcome:
+        """One snapshot (``value``: its ``StateSnapshot``); the current one by default."""
+        return self._queries.show(ref)
+
+    def diff(self, a: str | None = None, b: str | None = None) -> Outcome:
+        """What changed between two snapshots (default: the current one and its parent)."""
+        return self._queries.diff(a, b)
+
+    def graph(self) -> Outcome:
+        """The graph's nodes (breakpoint and pending marks) and edges."""
+        return self._queries.graph()
+
+    def info(self) -> Outcome:
+        """The engine running the graph and what it can do."""
+        return self._queries.info()
+
+    def break_(
+        self,
+        when: Literal["before", "after"],
+        node: str,
+        condition: str | None = None,
+        *,
+        temporary: bool = False,
+    ) -> Outcome:
+        """Break ``before``/``after`` the superstep that runs ``node`` (``*``: any node)."""
+        return self._queries.break_(when, node, condition, temporary=temporary)
+
+    def tbreak(
+        self, when: Literal["before", "after"], node: str, condition: str | None = None
+    ) -> Outcome:
+        """A breakpoint deleted after it fires once."""
+        return self._queries.tbreak(when, node, condition)
+
+    def watch(self, channel: str, condition: str | None = None) -> Outcome:
+        """Break after a superstep that changes ``channel`` (``old``/``new`` in the condition)."""
+        return self._queries.watch(channel, condition)
+
+    def delete(self, number: int | None = None) -> Outcome:
+        """Delete breakpoint ``number``, or every breakpoint but #0 when ``None``."""
+        return self._queries.delete(number)
+
+    def enable(self, number: int) -> Outcome:
+        """Enable breakpoint ``number``."""
+        return self._queries.enable(number)
+
+    def disable(self, number: int) -> Outcome:
+        """Disable breakpoint ``number`` (#0 stops pausing on exceptions)."""
+        return self._queries.disable(number)
+
+    def breaks(self) -> Outcome:
+        """Every breakpoint (``value``: tuple of ``Breakpoint``)."""
+        return self._queries.breaks()
