@@ -61,6 +61,8 @@ class Driver:
         self.stop: Stop | None = None
         self.uncaught: ErrorInfo | None = None
         self.planned_nodes: tuple[str, ...] = ()
+        self.inner: list[TaskInfo] = []
+        """Tasks that ran inside subgraphs during this verb (named ``parent/inner``)."""
         """Names of the tasks of the step being run (for ``after`` breakpoints)."""
 
     def begin(self, goal: Goal) -> None:
@@ -70,6 +72,7 @@ class Driver:
         self.pending = []
         self.stop = None
         self.uncaught = None
+        self.inner = []
 
     # -- observer ------------------------------------------------------------------------
 
@@ -100,6 +103,8 @@ class Driver:
         return True
 
     def task_ran(self, task: TaskInfo) -> None:
+        if task.path and "/" in task.name:  # a task inside a subgraph (``parent/inner``)
+            self.inner.append(task)
         self.bus.emit(TaskRan(task))
 
     def committed(self, record: CommitRecord, checkpoint_id: str | None) -> None:

@@ -15,8 +15,9 @@ from sgdebug.debugger.evaluation import ExpressionError
 from sgdebug.debugger.events import Closed, Errored, Interrupted, Started
 from sgdebug.debugger.history import SnapshotError, resolve
 from sgdebug.debugger.render import describe_stop
-from sgdebug.debugger.results import ErrorInfo, Outcome, SessionStatus, Stop, StopKind
+from sgdebug.debugger.results import ErrorInfo, Outcome, SessionStatus, Stop, StopKind, TaskInfo
 from sgdebug.debugger.runinfo import error_info
+from sgdebug.inspect.preview import preview
 from sgdebug.runtime import Command
 
 __all__ = ["UNSET", "MotionVerbs"]
@@ -286,7 +287,11 @@ class MotionVerbs:
         self.core.retry_step = step if new_status == "error" else None
         if new_status == "paused":
             self.track_plan()
-        notes = tuple(_describe_mutation(m) for m in self.core.engine.collect_mutations())
+        notes = (
+            *(_describe_inner(t) for t in self.core.driver.inner),
+            *(_describe_subgraph(t) for t in self.core.engine.tasks() if t.subgraph),
+            *(_describe_mutation(m) for m in self.core.engine.collect_mutations()),
+        )
         outcome = Outcome(
             command, True, new_status, describe_stop(stop), stop, None, commits, notes
         )
@@ -352,6 +357,27 @@ def _safe_state(session: SessionCore) -> Any:
         return session.engine.values()
     except Exception:
         return None
+
+
+def _describe_inner(task: TaskInfo) -> str:
+    """``in subgraph review: draft wrote draft, log`` (or raised, or asked)."""
+    parent, _, inner = task.name.rpartition("/")
+    if task.error is not None:
+        did = f"raised {task.error}"
+    elif task.interrupts:
+        did = "called interrupt()"
+    else:
+        keys = ", ".join(dict.fromkeys(k for k, _ in task.writes)) or "nothing"
+        did = f"wrote {keys}"
+    return f"in subgraph {parent}: {inner} {did}"
+
+
+def _describe_subgraph(task: TaskInfo) -> str:
+    """Where the subgraph of a pending task stands (its state, its next nodes)."""
+    snap = task.subgraph
+    assert snap is not None
+    nxt = ", ".join(snap.next) or "nothing"
+    return f"subgraph {task.name} stands before {nxt}: {preview(snap.values, 120)}"
 
 
 def _describe_mutation(m: Any) -> str:

@@ -291,6 +291,21 @@ def test_the_tasks_run_inside_a_subgraph_are_reported_with_their_updates() -> No
     assert [t.name for t in ran(events) if not t.path] == ["prepare", "review", "review", "publish"]
 
 
+def test_what_ran_inside_a_subgraph_and_where_it_stands_are_in_the_outcome() -> None:
+    session, _ = session_on(review_graph().compile(), REVIEW_INPUT)
+    ok(session, "restart")
+
+    stopped = ok(session, "continue")
+
+    assert stopped.notes == (
+        "in subgraph review: draft wrote log",
+        "in subgraph review: ask called interrupt()",
+        "subgraph review stands before ask: {'topic': 'launch', 'log': ['prepare', 'draft "
+        "launch']}",
+    )
+    assert ok(session, "resume 'yes'").notes == ("in subgraph review: ask wrote log",)
+
+
 def nested_graph(failures: list[bool]) -> Any:
     """``outer`` runs subgraph ``mid`` (``draft`` -> subgraph ``leaf``: ``check``, which
     raises while ``failures`` says so)."""
