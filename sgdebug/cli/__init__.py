@@ -13,7 +13,9 @@ the ``open`` command: a first argument that is not a command name is a target (a
 always has a colon, a command name never does).
 
 Exit status: 0 when the run ended normally, 1 when the graph raised, 2 for usage and
-loading errors.
+loading errors; ``run`` also exits 3 when its script ends with the run stopped at a
+breakpoint or an ``interrupt()``, and 130 after Ctrl-C; the TUI exits 128 + the signal's
+number after SIGTERM or SIGHUP.
 
 Front ends plug in through their package: ``sgdebug.tui`` (and ``sgdebug.repl``) defines
 ``launch(session) -> int``, given the ready :class:`~sgdebug.debugger.Session`, returning

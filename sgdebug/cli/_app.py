@@ -10,7 +10,7 @@ import typer
 from typer.core import TyperGroup
 
 from sgdebug import __version__
-from sgdebug.cli._headless import read_script, run_script
+from sgdebug.cli._headless import read_script, run_headless
 from sgdebug.cli._setup import LaunchOptions, Prepared, fail, load, open_session, prepare
 
 if TYPE_CHECKING:
@@ -58,16 +58,6 @@ app = typer.Typer(
 )
 
 
-app = typer.Typer(
-    name="sgdebug",
-    cls=DefaultCommandGroup,
-    add_completion=False,
-    rich_markup_mode=None,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-
-
 # -- options shared by the commands --------------------------------------------------------
 
 TargetArgument = Annotated[
@@ -82,7 +72,7 @@ TargetArgument = Annotated[
 InputOption = Annotated[
     str | None,
     typer.Option("--input", "-i", metavar="JSON|@FILE", help="The run's input: JSON text, "
-                 "or @path to a JSON file.", show_default=False),
+                 "or @path to a JSON file (data only, never evaluated).", show_default=False),
 ]  # fmt: skip
 BreakBeforeOption = Annotated[
     list[str] | None,
@@ -97,7 +87,17 @@ BreakAfterOption = Annotated[
 SessionOption = Annotated[
     Path | None,
     typer.Option("--session", metavar="FILE", help="Keep the session in this SQLite file; "
-                 "an existing file is reopened where it stopped.", show_default=False),
+                 "an existing file is reopened where it stopped. Opening one evaluates "
+                 "nothing: without TARGET, sgdebug shows the program it names and asks "
+                 "before importing it (refused without a terminal: give TARGET or --trust), "
+                 "and its breakpoint conditions stay disabled until `enable N`.",
+                 show_default=False),
+]  # fmt: skip
+TrustOption = Annotated[
+    bool,
+    typer.Option("--trust", help="Trust the --session file: import its program without "
+                 "asking and keep its breakpoint conditions enabled (they are Python, run at "
+                 "each stop). Only for files you wrote or trust."),
 ]  # fmt: skip
 
 
@@ -124,7 +124,7 @@ ThreadOption = Annotated[
 RecursionOption = Annotated[
     int | None,
     typer.Option("--recursion-limit", metavar="N", min=1, help="Maximum supersteps per run "
-                 "(default 25, as LangGraph).", show_default=False),
+                 "(default 10007, as LangGraph 1.2).", show_default=False),
 ]  # fmt: skip
 
 
@@ -137,10 +137,11 @@ def _options(
     recursion_limit: int | None,
     engine: EngineChoice | None = None,
     thread: str | None = None,
+    trust: bool = False,
 ) -> LaunchOptions:
     return LaunchOptions(
         target, input, tuple(break_before or ()), tuple(break_after or ()), session,
-        recursion_limit, engine.value if engine is not None else None, thread,
+        recursion_limit, engine.value if engine is not None else None, thread, trust,
     )  # fmt: skip
 
 
@@ -168,9 +169,19 @@ def sgdebug(
 ) -> None:
     """A debugger, REPL and fast LangGraph-compatible runtime for StateGraph programs.
 
+    What runs Python: your program; the REPL's expressions, print and set; breakpoint and
+    watch conditions; and the commands of a `run` script (like a pdb rc file: run only
+    scripts you trust). What never does: opening a --session file (its program is imported
+    only once you confirm it, give TARGET or pass --trust; its conditions stay disabled
+    until `enable N`) and --input, which is JSON data.
+
     sgdebug TARGET opens the debugger on TARGET, a graph named as package.module:attr or
-    path/to/file.py:attr, e.g. sgdebug my_app.graphs:graph. Exit status: 0 when the run
-    ended normally, 1 when the graph raised, 2 for usage and loading errors.
+    path/to/file.py:attr, e.g. sgdebug my_app.graphs:graph.
+
+    Exit status: 0 when the run ended normally (run: the script ran to its end); 1 when
+    the graph raised; 2 for usage and loading errors; 3 (run) when the script ends with
+    the run stopped at a breakpoint or waiting at an interrupt(); 130 (run) after Ctrl-C;
+    143 or 129 (the TUI) after SIGTERM or SIGHUP.
     """
 
 
@@ -184,10 +195,11 @@ def open_(
     recursion_limit: RecursionOption = None,
     engine: EngineOption = None,
     thread: ThreadOption = None,
+    trust: TrustOption = False,
 ) -> None:
     """Open the debugger (TUI) on TARGET; also what `sgdebug TARGET` does."""
     options = _options(
-        target, input, break_before, break_after, session, recursion_limit, engine, thread
+        target, input, break_before, break_after, session, recursion_limit, engine, thread, trust
     )
     _launch("tui", prepare(options))
 
@@ -202,10 +214,11 @@ def repl(
     recursion_limit: RecursionOption = None,
     engine: EngineOption = None,
     thread: ThreadOption = None,
+    trust: TrustOption = False,
 ) -> None:
     """Open the REPL on TARGET: pdb-like commands and Python expressions."""
     options = _options(
-        target, input, break_before, break_after, session, recursion_limit, engine, thread
+        target, input, break_before, break_after, session, recursion_limit, engine, thread, trust
     )
     _launch("repl", prepare(options))
 
@@ -218,7 +231,8 @@ def run(
         typer.Option(
             "--script", "-s", metavar="FILE|-", show_default=False,
             help="Debugger commands, one per line (# starts a comment); - reads stdin "
-            "(the default when stdin is not a terminal).",
+            "(the default when stdin is not a terminal). Like a pdb rc file, a script runs "
+            "Python (print, set, conditions): run only scripts you trust.",
         ),
     ] = None,
     input: InputOption = None,
@@ -228,13 +242,22 @@ def run(
     recursion_limit: RecursionOption = None,
     engine: EngineOption = None,
     thread: ThreadOption = None,
+    trust: TrustOption = False,
 ) -> None:  # fmt: skip
-    """Run debugger commands headless and print what they show (for scripts and CI)."""
+    """Run debugger commands headless and print what they show (for scripts and CI).
+
+    Exit status: 0 when the script ran to its end (the run finished, or stands where the
+    script's steps left it); 1 when the graph raised; 2 for usage and loading errors, a
+    malformed script (nothing runs) or a command the session refused (the script stops
+    there); 3 when the script ends with the run stopped at a breakpoint or waiting at an
+    interrupt() for its answer; 130 after Ctrl-C, which interrupts the running node and
+    ends the script.
+    """
     lines = read_script(script)
     options = _options(
-        target, input, break_before, break_after, session, recursion_limit, engine, thread
+        target, input, break_before, break_after, session, recursion_limit, engine, thread, trust
     )
-    raise typer.Exit(run_script(prepare(options), lines))
+    raise typer.Exit(run_headless(options, lines))
 
 
 class GraphFormat(enum.StrEnum):
@@ -272,6 +295,7 @@ def demo(
     session: SessionOption = None,
     recursion_limit: RecursionOption = None,
     engine: EngineOption = None,
+    trust: TrustOption = False,
 ) -> None:  # fmt: skip
     """Open the debugger on a bundled sample graph (default: linear), with its example input.
 
@@ -290,14 +314,28 @@ def demo(
         fail(f"no sample graph {name!r}; samples: {', '.join(sample_graphs.SAMPLES)}")
     graph = "langgraph_graph" if engine is EngineChoice.LANGGRAPH else "graph"
     target = f"{sample_graphs.SAMPLES[name]}:{graph}"
-    options = _options(target, input, break_before, break_after, session, recursion_limit)
+    options = _options(
+        target, input, break_before, break_after, session, recursion_limit, trust=trust
+    )
     example = sample_graphs.load(name).EXAMPLE_INPUT
     _launch("tui", prepare(options, default_input=example))
 
 
 def main() -> None:
     """Run the command line (the ``sgdebug`` console script)."""
+    _tolerate_any_encoding()
     app(prog_name="sgdebug")
+
+
+def _tolerate_any_encoding() -> None:
+    """Under a locale that cannot encode what a graph prints (``LC_ALL=C`` without UTF-8
+    mode), print ``\\xe9`` for ``é`` instead of dying on ``UnicodeEncodeError``."""
+    import io
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict", "surrogateescape"):
+            stream.reconfigure(errors="backslashreplace")
 
 
 # -- front ends ----------------------------------------------------------------------------

@@ -1,18 +1,91 @@
-"""``sgdebug run``: debugger commands from a script or stdin, run headless, printed with rich."""
+"""``sgdebug run``: debugger commands from a script or stdin, run headless, printed with rich.
+
+Ctrl-C (SIGINT) ends the script with status 130: it interrupts the command that runs (a
+node in an endless loop included) and nothing after it runs.
+"""
 
 from __future__ import annotations
 
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING
 
-from sgdebug.cli._setup import EXIT_GRAPH_ERROR, EXIT_OK, Opened, Prepared, fail, open_session
+from sgdebug.cli._setup import (
+    EXIT_GRAPH_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_STOPPED,
+    LaunchOptions,
+    Opened,
+    Prepared,
+    fail,
+    open_session,
+    prepare,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from sgdebug.debugger import Outcome, ParsedCommand
+    from sgdebug.debugger import Outcome, ParsedCommand, SessionView
 
-__all__ = ["read_script", "run_script"]
+__all__ = ["read_script", "run_headless", "run_script"]
+
+_BOM = "\ufeff"
+
+
+class CtrlC:
+    """SIGINT while a script runs: remembered, and raised to stop what runs."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        self.pressed = True
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def _ctrl_c() -> Iterator[CtrlC]:
+    """Listen for Ctrl-C while the block runs (signals reach the main thread only)."""
+    ctrl_c = CtrlC()
+    if threading.current_thread() is not threading.main_thread():
+        yield ctrl_c
+        return
+    previous = signal.signal(signal.SIGINT, ctrl_c)
+    try:
+        yield ctrl_c
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def run_headless(options: LaunchOptions, lines: list[str]) -> int:
+    """Load the target and run the script (:func:`run_script`); 130 after Ctrl-C."""
+    with _ctrl_c() as ctrl_c:
+        try:
+            status = run_script(prepare(options), lines, ctrl_c)
+        except KeyboardInterrupt:
+            ctrl_c.pressed = True
+    if not ctrl_c.pressed:
+        return status
+    return _interrupted()
+
+
+def _interrupted() -> int:
+    """Say the script was interrupted; leave now if a node still runs in another thread."""
+    import os
+    import sys
+
+    print("Interrupted (Ctrl-C): the script stopped there.", file=sys.stderr)
+    others = [t for t in threading.enumerate() if t is not threading.main_thread()]
+    if any(t.is_alive() and not t.daemon for t in others):  # Python would wait for them
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(EXIT_INTERRUPTED)
+    return EXIT_INTERRUPTED
 
 
 def read_script(script: str | None) -> list[str]:
@@ -28,14 +101,15 @@ def read_script(script: str | None) -> list[str]:
             text = Path(script).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             fail(f"--script: cannot read {script}: {getattr(exc, 'strerror', None) or exc}")
-    return text.splitlines()
+    return text.removeprefix(_BOM).splitlines()  # editors on Windows start files with one
 
 
-def run_script(prepared: Prepared, lines: list[str]) -> int:
+def run_script(prepared: Prepared, lines: list[str], ctrl_c: CtrlC | None = None) -> int:
     """Run the script's commands on a started session; print each outcome; the exit status.
 
     Every line is parsed first: a malformed one stops everything before anything runs. A
     command the session refuses (not available now, a bad expression) ends the script.
+    After ``ctrl_c`` was pressed, nothing more runs (the caller says so).
     """
     from sgdebug.debugger import ParseError, parse
 
@@ -50,13 +124,13 @@ def run_script(prepared: Prepared, lines: list[str]) -> int:
         fail("the script has errors; nothing was run:\n" + "\n".join(errors))
     opened = open_session(prepared)
     try:
-        return _execute(opened, commands)
+        return _execute(opened, commands, ctrl_c or CtrlC())
     finally:
         if opened.store is not None:
             opened.store.close()
 
 
-def _execute(opened: Opened, commands: list[ParsedCommand]) -> int:
+def _execute(opened: Opened, commands: list[ParsedCommand], ctrl_c: CtrlC) -> int:
     from sgdebug.debugger import execute, start_notes
 
     show = _printer()
@@ -67,9 +141,14 @@ def _execute(opened: Opened, commands: list[ParsedCommand]) -> int:
     for note in start_notes(opened.session.view()):
         print(note)
     status = outcome.status
+    before_quit: SessionView | None = None
     for command in commands:
+        if command.spec.name == "quit":
+            before_quit = opened.session.view()
         outcome = execute(opened.session, command)
         show(command.line, outcome)
+        if ctrl_c.pressed:  # the session caught it inside the node: the script ends anyway
+            return EXIT_INTERRUPTED
         if command.spec.name == "quit":
             break
         if outcome.status != "aborted" or status not in _GRAPH_RAISED:
@@ -78,10 +157,19 @@ def _execute(opened: Opened, commands: list[ParsedCommand]) -> int:
             if status in _GRAPH_RAISED:
                 return EXIT_GRAPH_ERROR
             fail(f"`{command.line}` was refused; the script stopped there")
-    return EXIT_GRAPH_ERROR if status in _GRAPH_RAISED else EXIT_OK
+    if status in _GRAPH_RAISED:
+        return EXIT_GRAPH_ERROR
+    return EXIT_STOPPED if _stopped(before_quit or opened.session.view()) else EXIT_OK
 
 
 _GRAPH_RAISED = frozenset({"error", "failed"})
+
+
+def _stopped(view: SessionView) -> bool:
+    """The run stands at a breakpoint, or at an ``interrupt()`` waiting for its answer."""
+    if view.status == "interrupted":
+        return True
+    return view.status == "paused" and view.stop is not None and view.stop.kind == "breakpoint"
 
 
 def _printer() -> Callable[[str | None, Outcome], None]:

@@ -3,6 +3,10 @@ breakpoints, reopen or create the session file.
 
 Errors here are the user's (a bad target, input or session file): :func:`fail` prints them
 and exits with status 2.
+
+A session file is untrusted input: its target is imported only with the user's consent
+(TARGET given, ``--trust``, or a yes on the terminal: :mod:`sgdebug.cli._consent`), and
+its breakpoint conditions stay disabled until enabled or ``--trust``.
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXIT_GRAPH_ERROR",
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
+    "EXIT_STOPPED",
     "EXIT_USAGE",
     "LaunchOptions",
     "Opened",
@@ -32,8 +38,16 @@ __all__ = [
 ]
 
 EXIT_OK = 0
+"""The run ended normally (headless: the script ran to its end)."""
 EXIT_GRAPH_ERROR = 1
+"""The graph raised (the run stands on an exception, or failed)."""
 EXIT_USAGE = 2
+"""A usage or loading error (headless: also a refused command)."""
+EXIT_STOPPED = 3
+"""Headless: the script ended with the run stopped at a breakpoint or waiting at an
+``interrupt()`` for its answer."""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (SIGINT) ended the script (128 + SIGINT, as shells report it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +70,8 @@ class LaunchOptions:
     """``--engine`` (``native`` or ``langgraph``; ``None``: the graph's own)."""
     thread: str | None = None
     """``--thread``: a thread of the graph's own checkpointer to open."""
+    trust: bool = False
+    """``--trust``: trust the session file's target and its breakpoint conditions."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +105,11 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(EXIT_USAGE)
 
 
-def load(spec: str, cwd: str | None = None, *, engine: str | None = None) -> LoadedTarget:
-    """Load TARGET (errors: :func:`fail`).
+def load(
+    spec: str, cwd: str | None = None, *, engine: str | None = None, from_file: bool = False
+) -> LoadedTarget:
+    """Load TARGET (errors: :func:`fail`); ``from_file``: a session file's target, refused
+    unless it is a graph, a builder or a function of the user's own module.
 
     With ``engine="native"``, a program written with LangGraph is loaded a second time,
     under the ``langgraph`` import alias, so that it runs on ``sgdebug.runtime``: the user's
@@ -103,18 +122,53 @@ def load(spec: str, cwd: str | None = None, *, engine: str | None = None) -> Loa
 
     before = frozenset(sys.modules)
     try:
-        target = load_target(spec, cwd=cwd)
+        target = load_target(spec, cwd=cwd, from_file=from_file)
         if engine != "native" or not is_langgraph(target.graph):
             return target
         forget_user_modules(before)
-        return load_target(spec, cwd=cwd, alias=True)
+        return load_target(spec, cwd=cwd, alias=True, from_file=from_file)
     except TargetError as exc:
         fail(str(exc))
 
 
 def prepare(options: LaunchOptions, *, default_input: Any = None) -> Prepared:
-    """Load the target, read the input, check breakpoints, reopen an existing session."""
+    """Load the target, read the input, check breakpoints, reopen an existing session.
+
+    A session file's own target is imported only once the user consents to it. On an error
+    the reopened session file is closed again (and so let go for another sgdebug).
+    """
     session_file, record = _reopen(options.session)
+    try:
+        target = _target(options, record)
+        if record is not None and options.input is not None:
+            fail(
+                f"the session in {options.session} already has its input; leave out --input "
+                f"to continue it, or use the `restart INPUT` command to run with another"
+            )
+        if session_file is not None:
+            record = session_file.record  # again, now that the program's classes are imported
+        if record is not None:
+            value = record.input
+        else:
+            value = default_input if options.input is None else _parse_input(options.input)
+        nodes = sorted(target.graph.builder.nodes)
+        for flag, names in (("--break-before", options.break_before),
+                            ("--break-after", options.break_after)):  # fmt: skip
+            for node in names:
+                if node not in nodes:
+                    fail(f"{flag}: no node {node!r} in {target.label}; nodes: "
+                         f"{', '.join(nodes)}")  # fmt: skip
+    except BaseException:
+        if session_file is not None:
+            session_file.close()
+        raise
+    return Prepared(target, value, options, session_file, record)
+
+
+def _target(options: LaunchOptions, record: SessionRecord | None) -> LoadedTarget:
+    """TARGET as given, or the session file's own once the user consents to importing it."""
+    from sgdebug.cli._consent import confirm_target, is_empty_file, no_session_message
+
     if options.target is not None:
         target = load(options.target, engine=options.engine)
         if record is not None and record.target != target.spec:
@@ -122,35 +176,24 @@ def prepare(options: LaunchOptions, *, default_input: Any = None) -> Prepared:
                 f"the session in {options.session} debugs {record.target}, not "
                 f"{target.spec}; leave out TARGET to reopen it, or choose another --session"
             )
-    elif record is not None:
-        target = load(record.target, record.cwd, engine=options.engine)
-    elif options.session is not None:
-        fail(f"missing TARGET: {options.session} does not exist yet, so it names no graph")
-    else:
-        fail("missing TARGET (package.module:attr or path/to/file.py:attr)")
-    if record is not None and options.input is not None:
-        fail(
-            f"the session in {options.session} already has its input; leave out --input to "
-            f"continue it, or use the `restart INPUT` command to run with another"
-        )
-    if session_file is not None:
-        record = session_file.record  # again, now that the program's classes are imported
-    if record is not None:
-        value = record.input
-    else:
-        value = default_input if options.input is None else _parse_input(options.input)
-    nodes = sorted(target.graph.builder.nodes)
-    for flag, names in (("--break-before", options.break_before),
-                        ("--break-after", options.break_after)):  # fmt: skip
-        for node in names:
-            if node not in nodes:
-                fail(f"{flag}: no node {node!r} in {target.label}; nodes: {', '.join(nodes)}")
-    return Prepared(target, value, options, session_file, record)
+        if options.session is not None and is_empty_file(options.session):
+            typer.echo(f"note: {options.session} is an empty file (0 bytes): the new session "
+                       f"is kept in it", err=True)  # fmt: skip
+        return target
+    if record is not None and options.session is not None:
+        confirm_target(options.session, record, trusted=options.trust)
+        return load(record.target, record.cwd, engine=options.engine, from_file=True)
+    if options.session is not None:
+        fail(no_session_message(options.session))
+    fail("missing TARGET (package.module:attr or path/to/file.py:attr)")
 
 
 def _reopen(path: Path | None) -> tuple[SessionFile | None, SessionRecord | None]:
-    """The existing session file at ``path`` and its record (new files are created later)."""
-    if path is None or not path.exists():
+    """The existing session file at ``path`` and its record (new files, and empty ones, are
+    created later). Reading it imports, calls and evaluates nothing it names."""
+    from sgdebug.cli._consent import is_empty_file
+
+    if path is None or not path.exists() or is_empty_file(path):
         return None, None
     from sgdebug.debugger.session_file import SessionFile, SessionFileError
 
@@ -162,7 +205,8 @@ def _reopen(path: Path | None) -> tuple[SessionFile | None, SessionRecord | None
 
 
 def _parse_input(text: str) -> Any:
-    """``--input``: JSON text or ``@file``; errors point at the line and column."""
+    """``--input``: JSON text or ``@file`` (data only: never evaluated as Python); errors
+    point at the line and column."""
     import json
 
     where = "--input"
@@ -174,12 +218,37 @@ def _parse_input(text: str) -> Any:
         except (OSError, UnicodeDecodeError) as exc:
             fail(f"{where}: cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
     try:
-        return json.loads(text)
+        value = json.loads(text)
+    except RecursionError:
+        value = None  # deeper than Python's recursion limit: refused below
     except json.JSONDecodeError as exc:
         line = text.splitlines()[exc.lineno - 1] if text.strip() else ""
         pointer = f"\n  {line}\n  {' ' * (exc.colno - 1)}^" if line else ""
         fail(f"{where} is not valid JSON: {exc.msg} at line {exc.lineno}, "
               f"column {exc.colno}{pointer}")  # fmt: skip
+    else:
+        if _nesting(value) <= MAX_INPUT_DEPTH:
+            return value
+    fail(f"{where} is nested too deeply: more than {MAX_INPUT_DEPTH} levels of lists and "
+         f"objects (a run's state is copied and stored level by level); flatten it")  # fmt: skip
+
+
+MAX_INPUT_DEPTH = 200
+"""How deeply lists and objects may nest in ``--input`` (deeper ones exhaust Python's stack
+when the state is copied, compared and stored)."""
+
+
+def _nesting(value: Any) -> int:
+    """How many levels of lists and objects ``value`` has (counted without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list) and depth <= MAX_INPUT_DEPTH + 1:
+            deepest = max(deepest, depth)
+            stack.extend(
+                (child, depth + 1) for child in (item.values() if isinstance(item, dict) else item)
+            )
+    return deepest
 
 
 def open_session(prepared: Prepared) -> Opened:
@@ -188,25 +257,14 @@ def open_session(prepared: Prepared) -> Opened:
     A reopened session stands where it stopped (its saved thread, breakpoints and input);
     a new one starts a run on the input. Breakpoints from the command line are added.
     """
-    import os
-
-    from sgdebug.debugger import Breakpoint, Session, SessionOptions, Target
-    from sgdebug.debugger.engines import engine_for
-    from sgdebug.debugger.session_file import SessionFile, SessionFileError, SessionRecord
+    from sgdebug.debugger import Session, SessionOptions, Target
+    from sgdebug.debugger.session_file import SessionFileError
 
     options, record, loaded = prepared.options, prepared.record, prepared.target
-    store = prepared.session_file
     limit = options.recursion_limit or (record.recursion_limit if record else None)
     try:
-        if store is None and options.session is not None:
-            store = SessionFile.open(options.session)
-        if store is not None and record is None:
-            store.save(SessionRecord(loaded.spec, os.getcwd(), prepared.input, (), None, limit))
-        elif store is not None and options.recursion_limit is not None:
-            store.save_recursion_limit(limit)
-        saver = store.saver if store is not None else None
-        if store is not None and engine_for(loaded.graph) == "langgraph":
-            saver = store.langgraph_saver()  # LangGraph's history, in tables of its own
+        store, saver = _open_store(prepared, limit)
+        restored = _restored_breakpoints(record, trusted=options.trust)
     except SessionFileError as exc:
         fail(str(exc))
     engine = _engine(options, loaded.graph)
@@ -216,8 +274,12 @@ def open_session(prepared: Prepared) -> Opened:
             input=prepared.input,
             saver=saver,
             store=store,
-            breakpoints=[Breakpoint.from_dict(b) for b in record.breakpoints] if record else None,
-            options=SessionOptions(recursion_limit=limit, engine=engine),
+            breakpoints=restored,
+            options=SessionOptions(
+                recursion_limit=limit,
+                engine=engine,
+                saved_channels=record.channels if record is not None else None,
+            ),
         )
     except ValueError as exc:
         fail(f"cannot debug {loaded.label}: {exc}")
@@ -235,6 +297,43 @@ def open_session(prepared: Prepared) -> Opened:
     if record is not None and record.thread_id is not None:
         return Opened(session, session.attach(record.thread_id, input=record.input), store)
     return Opened(session, session.restart(prepared.input), store)
+
+
+def _open_store(prepared: Prepared, limit: int | None) -> tuple[SessionFile | None, Any]:
+    """The session file (created, or reopened) and the saver keeping the history in it;
+    everything in the file is checked before anything is written to it."""
+    import os
+
+    from sgdebug.debugger.engines import engine_for
+    from sgdebug.debugger.session_file import SessionFile, SessionRecord
+
+    options, store = prepared.options, prepared.session_file
+    if store is None and options.session is not None:
+        store = SessionFile.open(options.session)
+    if store is None:
+        return None, None
+    saver = store.saver
+    if engine_for(prepared.target.graph) == "langgraph":
+        saver = store.langgraph_saver()  # LangGraph's history, in tables of its own
+    if prepared.record is None:
+        spec = prepared.target.spec
+        store.save(SessionRecord(spec, os.getcwd(), prepared.input, (), None, limit))
+    elif options.recursion_limit is not None:
+        store.save_recursion_limit(limit)
+    return store, saver
+
+
+def _restored_breakpoints(record: SessionRecord | None, *, trusted: bool) -> list[Any] | None:
+    """The session file's breakpoints; untrusted, those with a condition are held disabled."""
+    from sgdebug.debugger.breakpoints import BreakpointError, restore
+    from sgdebug.debugger.session_file import SessionFileError
+
+    if record is None:
+        return None
+    try:
+        return restore(record.breakpoints, trusted=trusted)
+    except BreakpointError as exc:  # already checked when the file was read
+        raise SessionFileError(f"the breakpoints of the session file are damaged: {exc}") from exc
 
 
 def _engine(options: LaunchOptions, graph: Any) -> Any:

@@ -36,7 +36,7 @@ from sgdebug.debugger.events import (
     TaskRan,
 )
 from sgdebug.debugger.parsing import Arg, ParseError
-from sgdebug.debugger.render import format_outcome, start_notes
+from sgdebug.debugger.render import describe_failure, format_outcome, start_notes
 from sgdebug.debugger.results import (
     EdgeInfo,
     ErrorInfo,
@@ -115,5 +115,6 @@ __all__ = [
     "lookup",
     "parse",
     "run_line",
+    "describe_failure",
     "start_notes",
 ]

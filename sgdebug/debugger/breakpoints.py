@@ -4,13 +4,17 @@ A :class:`Breakpoint` is plain frozen data (what the user asked for and how ofte
 a :class:`BreakpointTable` holds the session's breakpoints and answers which of them match
 a planned or committed superstep. Conditions are Python source; the table only stores them,
 the session evaluates them (:mod:`sgdebug.debugger.evaluation`).
+
+Breakpoints read back from a session file are untrusted: :meth:`Breakpoint.from_dict` checks
+every field, and :func:`restore` keeps a conditional one disabled (``held``) until the user
+enables it, because its condition is code the file brought.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
-from typing import Any, Literal
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Literal, get_args
 
 from sgdebug.runtime import START
 
@@ -22,6 +26,9 @@ __all__ = [
     "Breakpoint",
     "BreakpointError",
     "BreakpointTable",
+    "from_dicts",
+    "held_notes",
+    "restore",
 ]
 
 BreakKind = Literal["before", "after", "watch", "exception"]
@@ -56,6 +63,9 @@ class Breakpoint:
     """How many times it fired."""
     origin: BreakOrigin = "user"
     """``compile`` for the graph's own ``interrupt_before``/``after``; ``default`` for #0."""
+    held: bool = False
+    """Disabled on reopening a session file without ``--trust``, because its condition came
+    from the file; enabling it (``enable N``) clears this."""
 
     def describe(self) -> str:
         """What it breaks on, as the command that would set it (``before b if x > 1``)."""
@@ -73,9 +83,23 @@ class Breakpoint:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Breakpoint:
-        """The breakpoint :meth:`to_dict` described."""
-        known = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
-        return cls(**known)
+        """The breakpoint :meth:`to_dict` described, every field checked first (the dict may
+        come from a damaged or crafted file): raises :class:`BreakpointError` naming the
+        first bad field."""
+        if not isinstance(data, Mapping):
+            raise BreakpointError(f"a breakpoint is a JSON object, not {type(data).__name__}")
+        names = [f.name for f in fields(cls)]
+        unknown = sorted(str(key) for key in data if key not in names)
+        if unknown:
+            raise BreakpointError(f"unknown field {unknown[0]!r}")
+        for name in ("number", "kind"):
+            if name not in data:
+                raise BreakpointError(f"no {name!r} field")
+        for name, value in data.items():
+            _check_field(name, value)
+        bp = cls(**dict(data))
+        _check_consistent(bp)
+        return bp
 
 
 class BreakpointTable:
@@ -147,8 +171,8 @@ class BreakpointTable:
         return removed
 
     def set_enabled(self, number: int, enabled: bool) -> Breakpoint:
-        """Enable or disable breakpoint ``number``."""
-        bp = replace(self.get(number), enabled=enabled)
+        """Enable or disable breakpoint ``number`` (either way, it is no longer ``held``)."""
+        bp = replace(self.get(number), enabled=enabled, held=False)
         self._items[number] = bp
         return bp
 
@@ -188,3 +212,80 @@ class BreakpointTable:
     def _no_such(self, number: int) -> str:
         known = ", ".join(str(n) for n in self.numbers())
         return f"no breakpoint number {number} (breakpoints: {known})"
+
+
+# -- breakpoints from a session file -------------------------------------------------------
+
+_CHOICES: dict[str, tuple[Any, ...]] = {
+    "kind": get_args(BreakKind),
+    "origin": get_args(BreakOrigin),
+}
+_TYPES: dict[str, tuple[type, ...]] = {
+    "target": (str,), "condition": (str, type(None)), "temporary": (bool,),
+    "enabled": (bool,), "held": (bool,),
+}  # fmt: skip
+
+
+def _check_field(name: str, value: Any) -> None:
+    if name in ("number", "hits"):
+        if type(value) is not int or value < 0:
+            raise BreakpointError(f"{name!r} is {value!r}, not a whole number >= 0")
+    elif name in _CHOICES:
+        if value not in _CHOICES[name]:
+            choices = ", ".join(_CHOICES[name])
+            raise BreakpointError(f"{name!r} is {value!r}, not one of {choices}")
+    elif not isinstance(value, _TYPES[name]):
+        raise BreakpointError(f"{name!r} is {value!r}, of the wrong type")
+    elif isinstance(value, str) and not value.isprintable():
+        raise BreakpointError(f"{name!r} holds control characters: {value!r}")
+
+
+def _check_consistent(bp: Breakpoint) -> None:
+    if (bp.number == EXCEPTION_BREAKPOINT) != (bp.kind == "exception"):
+        raise BreakpointError(f"breakpoint {bp.number} of kind {bp.kind!r}: only #0 is 'exception'")
+    if bp.kind != "exception" and not bp.target:
+        raise BreakpointError(f"breakpoint {bp.number} ({bp.kind}) names no node or channel")
+    if bp.kind == "exception" and (bp.target or bp.condition):
+        raise BreakpointError("breakpoint 0 (on exception) has a target or a condition")
+
+
+def from_dicts(items: Iterable[Mapping[str, Any]]) -> list[Breakpoint]:
+    """The breakpoints ``items`` describe, each checked by :meth:`Breakpoint.from_dict`;
+    raises :class:`BreakpointError` (saying which item) for a bad one or a number used twice."""
+    out: dict[int, Breakpoint] = {}
+    for index, item in enumerate(items, 1):
+        try:
+            bp = Breakpoint.from_dict(item)
+        except BreakpointError as exc:
+            raise BreakpointError(f"item {index}: {exc}") from None
+        if bp.number in out:
+            raise BreakpointError(f"item {index}: breakpoint number {bp.number} is used twice")
+        out[bp.number] = bp
+    return list(out.values())
+
+
+def restore(items: Iterable[Mapping[str, Any]], *, trusted: bool) -> list[Breakpoint]:
+    """The breakpoints of a session file, checked as by :func:`from_dicts`.
+
+    Unless ``trusted``, a breakpoint with a condition is disabled and ``held``: its condition
+    is code from the file, evaluated only once the user enables it. Trusted, a held one is
+    enabled again.
+    """
+    out = []
+    for bp in from_dicts(items):
+        if trusted and bp.held:
+            bp = replace(bp, enabled=True, held=False)
+        elif not trusted and bp.condition and (bp.enabled or bp.held):
+            bp = replace(bp, enabled=False, held=True)
+        out.append(bp)
+    return out
+
+
+def held_notes(breakpoints: Iterable[Breakpoint]) -> tuple[str, ...]:
+    """One line per breakpoint :func:`restore` holds disabled, saying how to enable it."""
+    return tuple(
+        f"breakpoint {bp.number} ({bp.describe()}) from the session file is disabled: "
+        f"`enable {bp.number}` to use it"
+        for bp in breakpoints
+        if bp.held and not bp.enabled
+    )

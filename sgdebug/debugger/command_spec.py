@@ -63,6 +63,12 @@ class CommandSpec:
             return self.completer(session, typed)
         index = 0
         for position, arg in enumerate(self.args):
+            if arg.kind == "flag":  # offered last (before it, Python completes an EXPR)
+                if index < len(typed) and typed[index] == arg.keyword:
+                    index += 1
+                elif index >= len(typed) and position == len(self.args) - 1:
+                    return [str(arg.keyword)]
+                continue
             if arg.keyword is not None:
                 if index >= len(typed):
                     return [arg.keyword]

@@ -40,6 +40,7 @@ Args = Mapping[str, Any]
 _IF = Arg("condition", "expr", optional=True, keyword="if")
 _WHEN = Arg("when", "choice", choices=("before", "after"))
 _NODE_OR_ANY = Arg("node", "node", choices=("*",))
+_ALL = Arg("whole", "flag", optional=True, keyword="--all")
 
 
 def _break(temporary: bool) -> Any:
@@ -172,8 +173,9 @@ _SPECS: list[CommandSpec] = [
     ),
     CommandSpec(
         "state", "Show the current state.",
-        "Shows every channel's current value (the state the pending superstep reads).",
-        lambda s, a: s.state(), (), ("st",), None, "state",
+        "Shows every channel's current value (the state the pending superstep reads). A "
+        "large value is outlined (its size and first items); `--all` prints all of it.",
+        lambda s, a: s.state(whole=a.get("whole", False)), (_ALL,), ("st",), None, "state",
     ),
     CommandSpec(
         "tasks", "Show the pending superstep's tasks.",
@@ -183,8 +185,10 @@ _SPECS: list[CommandSpec] = [
     CommandSpec(
         "print", "Evaluate a Python expression.",
         "Evaluates EXPR with `state`, `snapshot`, `tasks`, `graph`, `interrupts`, `error` "
-        "and the graph module's globals in scope.",
-        lambda s, a: s.print(a["expr"]), (Arg("expr", "expr"),), ("p",), None, "state",
+        "and the graph module's globals in scope. A large value is outlined (its size and "
+        "first items); `print --all EXPR` prints all of it.",
+        lambda s, a: s.print(a["expr"], whole=a.get("whole", False)),
+        (_ALL, Arg("expr", "expr")), ("p",), None, "state",
     ),
     CommandSpec(
         "set", "Replace KEY's value (bypassing its reducer).",

@@ -75,6 +75,8 @@ class SessionCore:
         """The step that failed, until it is run again (edits keep it: edit, then retry)."""
         self.last_commit: CommitRecord | None = None
         """The last superstep committed in this run (per-channel old, writes, new)."""
+        self.open_notes: tuple[str, ...] = ()
+        """What to say once on open (the graph changed since the session was saved)."""
         self._last_view: SessionView | None = None
         self._saved_breakpoints: tuple[Breakpoint, ...] | None = None
         """The table as last saved to the store (``None``: never saved)."""
@@ -173,13 +175,12 @@ class SessionCore:
             mutations=tuple(engine.mutations),
             input=self.input,
             engine=engine.capabilities,
+            notes=self.open_notes,
         )
 
     def snapshot_index(self) -> int | None:
-        current = self.engine.checkpoint_id
-        if current is None:
-            return None
-        return next((e.index for e in self.engine.history() if e.checkpoint_id == current), None)
+        """The current snapshot's number (see ``history``)."""
+        return self.engine.snapshot_index()
 
     # -- availability ----------------------------------------------------------------------
 
@@ -213,7 +214,11 @@ class SessionCore:
     def _why_not_move(self, verb: str) -> str | None:
         status = self.status
         if status == "error":
-            node = self.stop.error.node if self.stop and self.stop.error else None
+            error = self.stop.error if self.stop else None
+            if error is not None and error.phase != "task":
+                did = "could not commit" if error.phase == "commit" else "could not start"
+                return f"step {error.step} {did}: edit the state and `retry`, or `abort`"
+            node = error.node if error else None
             who = f"node {node!r}" if node else "a node"
             return f"{who} raised: `retry` the step, edit the state, or `abort`"
         if status == "interrupted":
@@ -268,9 +273,11 @@ class SessionCore:
         """The verb cannot run: nothing changed."""
         return Outcome(command, False, self.status, reason)
 
-    def answer(self, command: str, value: Any, message: str = "") -> Outcome:
-        """A query's result."""
-        return Outcome(command, True, self.status, message, value=value)
+    def answer(
+        self, command: str, value: Any, message: str = "", *, whole: bool = False
+    ) -> Outcome:
+        """A query's result (``whole``: the user asked for all of the value)."""
+        return Outcome(command, True, self.status, message, value=value, whole=whole)
 
     def publish(self, outcome: Outcome, *, history: bool = True) -> Outcome:
         """After a verb moved or changed the run: tell observers, persist, return."""

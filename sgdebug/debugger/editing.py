@@ -1,7 +1,9 @@
-"""Checking a state edit before it is applied: known keys, and the pydantic schema's verdict.
+"""Checking a state edit before it is applied: known keys, each channel's verdict (a reducer
+that raises on the value), and the pydantic schema's.
 
 An edit that does not fit is refused with the reason (:class:`EditError`) before anything is
-written, so a refused edit changes nothing.
+written, so a refused edit changes nothing (and never leaves writes a channel rejects in
+the history, where LangGraph's ``update_state`` would record them before failing).
 """
 
 from __future__ import annotations
@@ -9,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sgdebug.debugger.evaluation import safe_deepcopy
 from sgdebug.inspect import GraphModel
-from sgdebug.runtime import Overwrite
+from sgdebug.runtime import Overwrite, reducer_name
 from sgdebug.runtime.channels import MISSING, BaseChannel, BinaryOperatorAggregate
 
 __all__ = ["EditError", "as_updates", "check_keys", "replace_write", "validate_edit"]
@@ -56,17 +59,20 @@ def replace_write(graph: GraphModel, key: str, value: Any) -> Write:
 
 
 def validate_edit(graph: GraphModel, current: Any, writes: Sequence[Write]) -> None:
-    """Refuse writes that would leave a pydantic state invalid (other schemas: no check).
+    """Refuse writes a channel rejects (its reducer raises on the value), and writes that
+    would leave a pydantic state invalid.
 
-    Only errors the edit introduces count: a run whose state is still incomplete (required
-    keys not written yet) can be edited.
+    Each write is tried on a copy of the current value. For the schema, only errors the edit
+    introduces count: a run whose state is still incomplete (required keys not written yet)
+    can be edited.
     """
+    values = current if isinstance(current, Mapping) else {"__root__": current}
+    tentative = dict(values)
+    for key, value in writes:
+        tentative[key] = _apply(graph, key, tentative.get(key, MISSING), value)
     schema = graph.state_schema
     if not _is_pydantic_model(schema) or not isinstance(current, Mapping):
         return
-    tentative = dict(current)
-    for key, value in writes:
-        tentative[key] = _apply(graph, key, tentative.get(key, MISSING), value)
     before = {_error_key(e) for e in _errors(schema, current)}
     introduced = [e for e in _errors(schema, tentative) if _error_key(e) not in before]
     if introduced:
@@ -81,11 +87,17 @@ def _is_pydantic_model(schema: Any) -> bool:
 
 
 def _apply(graph: GraphModel, key: str, old: Any, value: Any) -> Any:
-    channel = graph.channel_specs[key].from_checkpoint(old)
+    """``key``'s value once ``value`` is written to it (on copies: nothing is changed)."""
+    spec = graph.channel_specs.get(key)
+    if not isinstance(spec, BaseChannel):
+        return value
+    channel = spec.from_checkpoint(safe_deepcopy(old))
     try:
-        channel.update([value])
+        channel.update([safe_deepcopy(value)])
     except Exception as exc:
-        raise EditError(f"{key}: {type(exc).__name__}: {exc}") from None
+        reducer = reducer_name(channel)
+        who = f"the reducer of {key!r} ({reducer})" if reducer else f"{key!r}"
+        raise EditError(f"{who} rejects it: {type(exc).__name__}: {exc}") from None
     return channel.peek()
 
 

@@ -22,6 +22,7 @@ from sgdebug.debugger.engine import EngineRefused
 from sgdebug.debugger.evaluation import ExpressionError
 from sgdebug.debugger.events import Edited
 from sgdebug.debugger.motion import MotionVerbs
+from sgdebug.debugger.render import describe_failure
 from sgdebug.debugger.results import Outcome, SessionStatus, Stop
 
 __all__ = ["EditVerbs"]
@@ -141,13 +142,20 @@ class EditVerbs:
         message: str,
     ) -> Outcome:
         status: SessionStatus = "paused"
-        if not self.core.engine.tasks() and not self.core.engine.interrupts():
+        failure = self.core.engine.failure()
+        if failure is not None:  # the edited step's inputs cannot be built: edit again
+            status, self.core.interrupts = "error", ()
+            self.core.retry_step = failure.step
+            message += "\n" + describe_failure(failure)
+        elif not self.core.engine.tasks() and not self.core.engine.interrupts():
             status = "done"
         elif before == "interrupted":
             status = "interrupted"
         else:
             self.core.interrupts = ()
         self.core.status = status
-        self.core.stop = Stop("edit", self.core.engine.step, interrupts=self.core.interrupts)
+        self.core.stop = Stop(
+            "edit", self.core.engine.step, interrupts=self.core.interrupts, error=failure
+        )
         self.core.bus.emit(Edited(keys, as_node, self.core.engine.checkpoint_id))
         return self.core.publish(Outcome(command, True, status, message, self.core.stop))

@@ -41,7 +41,8 @@ __all__ = [
 ]
 
 EngineStatus = Literal["paused", "done", "interrupted", "error"]
-"""Where a run stands after an engine call (``error``: a node raised, nothing committed)."""
+"""Where a run stands after an engine call (``error``: a node raised, or the step failed at
+commit or building a task's input; nothing committed)."""
 
 Write = tuple[str, Any]
 
@@ -82,7 +83,8 @@ class Observer(Protocol):
         ...
 
     def errored(self, error: ErrorInfo) -> bool:
-        """A node raised; returning ``True`` keeps the failed step for ``retry``."""
+        """A node raised (or the step failed outside its nodes: ``error.phase``); returning
+        ``True`` keeps the failed step for ``retry``."""
         ...
 
 
@@ -144,7 +146,15 @@ class Engine(Protocol):
         ...
 
     def snapshot(self, checkpoint_id: str | None = None) -> StateSnapshot | None:
-        """A ``StateSnapshot`` as ``get_state`` gives it (the current one by default)."""
+        """A ``StateSnapshot`` as ``get_state`` gives it (the current one by default); where
+        ``get_state`` would raise (see :meth:`failure`), the snapshot before the step."""
+        ...
+
+    def failure(self) -> ErrorInfo | None:
+        """Why the pending step fails outside its tasks' bodies, if it does: the writes
+        recorded for it are rejected at commit (a reducer raises, two writes to a plain
+        key), or a task's input cannot be built (the state schema rejects a value). The
+        views then show the state before the step; an edit, then ``retry``, runs it again."""
         ...
 
     def is_latest(self) -> bool:
@@ -154,6 +164,11 @@ class Engine(Protocol):
     def latest_id(self) -> str | None: ...
     def history(self) -> tuple[HistoryEntry, ...]:
         """Every snapshot of the thread, oldest first (the current one marked)."""
+        ...
+
+    def snapshot_index(self) -> int | None:
+        """The current snapshot's number (its ``HistoryEntry.index``), ``None`` when not at
+        a stored one; every view shows it, so an engine finds it without listing history."""
         ...
 
     def find(self, thread_id: str, checkpoint_id: str | None = None) -> str | None:

@@ -11,8 +11,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sgdebug.debugger.results import HistoryEntry, ValueChange
+from sgdebug.inspect import LastChange
 
-__all__ = ["SnapshotError", "config_for", "diff_values", "resolve"]
+__all__ = ["SnapshotError", "config_for", "diff_values", "last_changes", "resolve"]
 
 
 class SnapshotError(LookupError):
@@ -52,6 +53,23 @@ def resolve(entries: Sequence[HistoryEntry], ref: str) -> HistoryEntry:
         numbers = ", ".join(str(e.index) for e in found[:8])
         raise SnapshotError(f"{text!r} matches several snapshots ({numbers}); use its number")
     raise SnapshotError(f"no snapshot {text!r}: give a number from `history` or a checkpoint id")
+
+
+def last_changes(entries: Sequence[HistoryEntry]) -> tuple[LastChange, ...]:
+    """The last change of each state key along the branch from the root to the current
+    snapshot (none when no entry is current), folded from the entries' ``changes``."""
+    current = next((e for e in reversed(entries) if e.current), None)
+    path: list[HistoryEntry] = []
+    while current is not None:
+        path.append(current)
+        parent = current.parent_index
+        # A parent is older than its child: a damaged file's loop ends the walk.
+        current = entries[parent] if parent is not None and parent < current.index else None
+    last: dict[str, LastChange] = {}
+    for entry in reversed(path):
+        for key, writers in entry.changes:
+            last[key] = LastChange(key, entry.step, writers)
+    return tuple(last.values())
 
 
 def diff_values(old: Any, new: Any) -> tuple[ValueChange, ...]:

@@ -9,7 +9,9 @@ importable, as with ``uvicorn`` or ``textual run``; a file inside a package (fol
 ``__init__.py``) is imported under its dotted name, so its relative imports work.
 
 Every way loading can fail raises :class:`TargetError` with one specific paragraph, plus
-the user's traceback when their code raised.
+the user's traceback when their code raised. A function of the standard library or built
+into Python is refused before it is called (it never builds a graph); a target read from a
+session file (``from_file=True``) is held to more (:mod:`sgdebug.debugger._target_checks`).
 
 A LangGraph program can also be loaded to run on ``sgdebug.runtime``: ``alias=True`` imports
 it afresh under the ``langgraph`` import alias (:mod:`sgdebug.compat`), and
@@ -32,6 +34,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final, Literal
 
+from sgdebug.debugger._target_checks import refusal_before_call, refusal_before_import
 from sgdebug.runtime import CompiledStateGraph, StateGraph
 
 __all__ = [
@@ -44,8 +47,9 @@ __all__ = [
 ]
 
 TargetErrorKind = Literal[
-    "spec", "module", "file", "import", "attribute", "not_graph", "langgraph", "invalid", "factory"
-]
+    "spec", "module", "file", "import", "attribute", "not_graph", "langgraph", "invalid",
+    "factory", "refused",
+]  # fmt: skip
 _EXPECTED: Final = (
     "TARGET must name a compiled graph (`builder.compile()`), a StateGraph builder, or a "
     "function that can be called with no arguments and returns one of those."
@@ -121,7 +125,9 @@ class TargetSpec:
         return f"{self.path if self.path is not None else self.module}:{self.attr}"
 
 
-def load_target(spec: str, *, cwd: str | Path | None = None, alias: bool = False) -> LoadedTarget:
+def load_target(
+    spec: str, *, cwd: str | Path | None = None, alias: bool = False, from_file: bool = False
+) -> LoadedTarget:
     """Import the target ``spec`` names and return its compiled graph and module globals.
 
     ``cwd`` (default: the current directory) is put on ``sys.path`` and anchors relative
@@ -129,12 +135,18 @@ def load_target(spec: str, *, cwd: str | Path | None = None, alias: bool = False
     ``langgraph`` import alias (:func:`sgdebug.compat.alias`), as is anything it imports that
     is not imported yet, so a LangGraph program gives an ``sgdebug.runtime`` graph; what the
     alias lacks is a ``TargetError(kind="langgraph")`` whose message is the alias's one
-    sentence. Raises :class:`TargetError` for every way this can fail.
+    sentence. ``from_file``: the spec was read from a session file, and only a graph, a
+    builder or a function of the user's own module is accepted; the rest is refused (kind
+    ``refused``) before it is imported or called. Raises :class:`TargetError` for every way
+    this can fail.
     """
     base = Path(cwd if cwd is not None else os.getcwd()).resolve()
     parsed = TargetSpec.parse(spec, cwd=base)
+    refusal = refusal_before_import(parsed.text, parsed.module, parsed.path, from_file=from_file)
+    if refusal is not None:
+        raise TargetError(refusal, kind="refused")
     _put_on_path(base)
-    return _load_aliased(parsed, base) if alias else _load(parsed, base)
+    return _load_aliased(parsed, base, from_file) if alias else _load(parsed, base, from_file)
 
 
 def forget_user_modules(before: Collection[str]) -> tuple[str, ...]:
@@ -200,18 +212,21 @@ def _existing_file(where: str, cwd: Path, text: str) -> Path:
 # -- importing -----------------------------------------------------------------------------
 
 
-def _load(parsed: TargetSpec, base: Path) -> LoadedTarget:
+def _load(parsed: TargetSpec, base: Path, from_file: bool) -> LoadedTarget:
     if parsed.path is not None:
         module = _import_file(parsed.path, parsed.text)
     else:
         assert parsed.module is not None
         module = _import_module(parsed.module, parsed.text, base)
     value = _get_attribute(module, parsed)
+    refusal = refusal_before_call(value, module, parsed.text, from_file=from_file)
+    if refusal is not None:
+        raise TargetError(refusal, kind="refused")
     graph = _to_graph(value, parsed.text, called=False)
     return LoadedTarget(graph, vars(module), parsed.text, parsed.canonical)
 
 
-def _load_aliased(parsed: TargetSpec, base: Path) -> LoadedTarget:
+def _load_aliased(parsed: TargetSpec, base: Path, from_file: bool) -> LoadedTarget:
     """:func:`_load` under the ``langgraph`` alias: import, attribute and factory call alike."""
     from sgdebug import compat
 
@@ -220,7 +235,7 @@ def _load_aliased(parsed: TargetSpec, base: Path) -> LoadedTarget:
     sys.modules.pop(name, None)
     try:
         with compat.alias():
-            loaded = _load(parsed, base)
+            loaded = _load(parsed, base, from_file)
     except TargetError as exc:
         sentence = compat.explain(exc.__cause__) if exc.__cause__ is not None else None
         if sentence is None:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Final
 
+from sgdebug.debugger.channel_layout import channel_layout, layout_notes
 from sgdebug.debugger.core import SessionCore
 from sgdebug.debugger.driver import Goal
 from sgdebug.debugger.engine import EngineRefused, Settled
@@ -61,6 +62,8 @@ class MotionVerbs:
                 self.core.store_call("save_input", value),
                 self.core.store_call("save_thread", thread_id),
             ]
+            if callable(getattr(self.core.store, "save_channels", None)):  # (optional)
+                notes.append(self.core.store_call("save_channels", channel_layout(self.core.model)))
             outcome = self._move("restart", Goal("plan", report="start"), self._advance)
             extra = tuple(n for n in notes if n)
             return replace(outcome, notes=(*outcome.notes, *extra)) if extra else outcome
@@ -84,6 +87,9 @@ class MotionVerbs:
                     message += f"; threads stored: {shown}"
                 return self.core.refuse("attach", message)
             self.core.input = input
+            saved = self.core.options.saved_channels
+            if saved is not None:  # reopening a session file: did the graph change since?
+                self.core.open_notes = layout_notes(saved, channel_layout(self.core.model))
             self.core.engine.open(thread_id, found)
             return self._stand("attach")
 
@@ -336,6 +342,8 @@ class MotionVerbs:
             status = "error"
             error = ErrorInfo(failed.name, failed.id, "Exception", str(failed.error), "",
                               step, engine.values())  # fmt: skip
+        elif (error := engine.failure()) is not None:
+            status = "error"  # the stored step fails at commit, or its inputs do
         elif not tasks:
             status = "done"
         kind: StopKind = "goto"
@@ -349,6 +357,8 @@ class MotionVerbs:
             f"At snapshot {self.core.snapshot_index()} (recorded at step {step - 1}): "
             f"the run is {status}{before}."
         )
+        if error is not None and error.phase != "task":
+            message += "\n" + describe_stop(replace(self.core.stop, kind="exception"))
         return self.core.publish(Outcome(command, True, status, message, self.core.stop))
 
 

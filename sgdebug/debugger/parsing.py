@@ -1,9 +1,10 @@
 """Reading a command line against a command's argument specification.
 
-Arguments are words (node, channel, snapshot, number, a fixed choice) or a Python
-expression that runs to the end of the line, or up to the keyword of a later clause
-(``update {...} as NODE``): the keyword counts only outside brackets and strings, so
-expressions may contain it. Errors say what was expected, with the usage line.
+Arguments are words (node, channel, snapshot, number, a fixed choice), flags (``--all``:
+given or not) or a Python expression that runs to the end of the line, or up to the
+keyword of a later clause (``update {...} as NODE``): the keyword counts only outside
+brackets and strings, so expressions may contain it. Errors say what was expected, with
+the usage line.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from typing import Any, Literal
 
 __all__ = ["Arg", "ArgKind", "ParseError", "parse_args", "split_words", "usage_of"]
 
-ArgKind = Literal["int", "node", "channel", "snapshot", "breakpoint", "command", "choice", "expr"]
+ArgKind = Literal[
+    "int", "node", "channel", "snapshot", "breakpoint", "command", "choice", "expr", "flag"
+]
 
 _PLACEHOLDER = {
     "int": "N",
@@ -39,7 +42,8 @@ class Arg:
     kind: ArgKind
     optional: bool = False
     keyword: str | None = None
-    """A literal that introduces it (``if``, ``as``, ``=``)."""
+    """A literal that introduces it (``if``, ``as``, ``=``); a ``flag`` is that literal
+    alone (``--all``), its value ``True`` when given."""
     choices: tuple[str, ...] = ()
     """For ``choice`` (and words ``breakpoint`` also accepts, like ``all``)."""
     placeholder: str | None = None
@@ -48,6 +52,8 @@ class Arg:
     @property
     def shown(self) -> str:
         """The argument as usage shows it."""
+        if self.kind == "flag":
+            return f"[{self.keyword}]"
         if self.kind == "choice":
             text = "|".join(self.choices)
         else:
@@ -163,6 +169,11 @@ def parse_args(name: str, args: tuple[Arg, ...], text: str) -> dict[str, Any]:
         return ParseError(message, command=name, usage=usage)
 
     for index, arg in enumerate(args):
+        if arg.kind == "flag":
+            if reader.peek_word() == arg.keyword:
+                reader.word()
+                values[arg.name] = True
+            continue
         if arg.keyword is not None:
             if reader.at_end and arg.optional:
                 continue

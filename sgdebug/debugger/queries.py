@@ -30,12 +30,12 @@ class QueryVerbs:
 
     # -- looking -------------------------------------------------------------------------
 
-    def state(self) -> Outcome:
-        """The current state values (``value``)."""
+    def state(self, *, whole: bool = False) -> Outcome:
+        """The current state values (``value``; ``whole``: to be printed in full)."""
         with self.core.lock:
             if reason := self.core.why_not("state"):
                 return self.core.refuse("state", reason)
-            return self.core.answer("state", self.core.engine.values())
+            return self.core.answer("state", self.core.engine.values(), whole=whole)
 
     def tasks(self) -> Outcome:
         """The pending superstep's tasks (``value``: tuple of ``TaskInfo``)."""
@@ -47,13 +47,14 @@ class QueryVerbs:
                 "tasks", tasks, f"step {self.core.engine.step}: {len(tasks)} task(s)"
             )
 
-    def print(self, expr: str) -> Outcome:
-        """The value of a Python expression over ``state``, ``snapshot``, ``tasks``, ``graph``."""
+    def print(self, expr: str, *, whole: bool = False) -> Outcome:
+        """The value of a Python expression over ``state``, ``snapshot``, ``tasks``, ``graph``
+        (``whole``: to be printed in full)."""
         with self.core.lock:
             if reason := self.core.why_not("print"):
                 return self.core.refuse("print", reason)
             try:
-                return self.core.answer("print", self.core.evaluate(expr))
+                return self.core.answer("print", self.core.evaluate(expr), whole=whole)
             except ExpressionError as exc:
                 return self.core.refuse("print", str(exc))
 

@@ -11,8 +11,9 @@ import reprlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sgdebug.debugger.breakpoints import Breakpoint
+from sgdebug.debugger.breakpoints import Breakpoint, held_notes
 from sgdebug.debugger.results import (
+    ErrorInfo,
     GraphSummary,
     HistoryEntry,
     Hit,
@@ -22,10 +23,12 @@ from sgdebug.debugger.results import (
     Stop,
     TaskInfo,
 )
+from sgdebug.inspect.outline import outline
 from sgdebug.runtime import StateSnapshot
 from sgdebug.runtime.channels import MISSING
 
 __all__ = [
+    "describe_failure",
     "describe_hit",
     "describe_stop",
     "format_breakpoints",
@@ -55,12 +58,26 @@ def preview(value: Any) -> str:
         return object.__repr__(value)
 
 
-def format_value(value: Any, width: int = 100) -> str:
-    """A full, pretty-printed ``repr`` (for ``print`` and ``state``)."""
-    try:
-        return pprint.pformat(value, width=width, sort_dicts=False)
-    except Exception:
-        return object.__repr__(value)
+def format_value(value: Any, width: int = 100, *, whole: bool = False) -> str:
+    """A pretty-printed ``repr`` (for ``print`` and ``state``): all of it when ``whole`` or
+    when the value is small, else an outline (its size and first items) and how to get all
+    of it."""
+    text, outlined = _shown(value, width, whole)
+    return f"{text}\n{WHOLE_HINT}" if outlined else text
+
+
+WHOLE_HINT = "(an outline of a large value: `print --all EXPR` or `state --all` prints all of it)"
+
+
+def _shown(value: Any, width: int, whole: bool) -> tuple[str, bool]:
+    """The text of ``value`` and whether it is an outline."""
+    if whole:
+        try:
+            return pprint.pformat(value, width=width, sort_dicts=False), False
+        except Exception:
+            return object.__repr__(value), False
+    shown = outline(value, width)
+    return shown.text, not shown.whole
 
 
 def describe_hit(hit: Hit) -> str:
@@ -77,13 +94,40 @@ def describe_hit(hit: Hit) -> str:
 
 
 def start_notes(view: SessionView) -> tuple[str, ...]:
-    """What a front end opening on ``view`` should say besides where the run stands."""
+    """What a front end opening on ``view`` should say besides where the run stands (the
+    empty input; each breakpoint of a session file whose condition is held disabled; how
+    the graph changed since the session was saved)."""
+    held = (*view.notes, *(f"note: {line}" for line in held_notes(view.breakpoints)))
     if view.input == {} and view.thread_id is not None:
         return (
             "note: the run started on the empty input {} (no --input was given?); "
             "`restart {...}` starts it again on another",
+            *held,
         )
-    return ()
+    return held
+
+
+def describe_failure(error: ErrorInfo) -> str:
+    """What failed, in one sentence: the node that raised, or the step's commit (which
+    channel rejected whose writes) or a task's input."""
+    raised = f"{error.error_type}: {error.message}"
+    if error.phase == "commit":
+        if error.channel is None:
+            return f"Step {error.step} could not commit its writes: {raised}"
+        if error.reducer is not None:
+            what = f"the reducer of {error.channel!r} ({error.reducer})"
+        else:
+            what = f"the channel {error.channel!r} ({error.channel_type or 'a plain key'})"
+        who = ", ".join(error.writers) or "its tasks"
+        return (
+            f"Step {error.step} could not commit: {what} raised {error.error_type} on the "
+            f"writes of {who}: {error.message}"
+        )
+    if error.phase == "plan":
+        node = f"node {error.node!r}" if error.node else "a node"
+        key = f" (the state schema rejects {error.channel!r})" if error.channel else ""
+        return f"Step {error.step} could not start: the input of {node} failed{key}: {raised}"
+    return f"Node {error.node!r} raised {raised}"
 
 
 def describe_stop(stop: Stop) -> str:
@@ -91,11 +135,14 @@ def describe_stop(stop: Stop) -> str:
     kind = stop.kind
     error = stop.error
     if kind == "exception" and error is not None:
+        done = "did not start" if error.phase == "plan" else "was committed"
         return (
-            f"Node {error.node!r} raised {error.error_type}: {error.message}\n"
-            f"Nothing of step {error.step} was committed: edit the state and `retry`, or `abort`."
+            f"{describe_failure(error)}\n"
+            f"Nothing of step {error.step} {done}: edit the state and `retry`, or `abort`."
         )
     if kind == "failed" and error is not None:
+        if error.phase != "task":
+            return f"The run failed: {describe_failure(error)}"
         where = f" in node {error.node!r}" if error.node else ""
         return f"The run failed{where} at step {error.step}: {error.error_type}: {error.message}"
     if kind == "interrupt":
@@ -132,6 +179,8 @@ def format_breakpoints(breakpoints: Iterable[Breakpoint]) -> str:
         what = bp.describe() + (" (temporary)" if bp.temporary else "")
         if bp.origin == "compile":
             what += " (from compile())"
+        if bp.held:
+            what += " (from the session file: `enable` to use)"
         lines.append(f"{bp.number:<4} {'yes' if bp.enabled else 'no':<8} {bp.hits:<5} {what}")
     return "\n".join(lines)
 
@@ -147,12 +196,17 @@ def format_history(entries: Iterable[HistoryEntry]) -> str:
     return "\n".join(lines)
 
 
-def _format_mapping(values: Any) -> str:
-    if isinstance(values, Mapping):
-        if not values:
-            return "  (empty)"
-        return "\n".join(f"  {k} = {format_value(v)}" for k, v in values.items())
-    return "  " + format_value(values)
+def _format_mapping(values: Any, *, whole: bool = False) -> str:
+    if not isinstance(values, Mapping):
+        return "  " + format_value(values, whole=whole)
+    if not values:
+        return "  (empty)"
+    lines, outlined = [], False
+    for key, value in values.items():
+        text, cut = _shown(value, 100, whole)
+        lines.append(f"  {key} = " + (text.replace("\n", "\n    ") if cut else text))
+        outlined = outlined or cut
+    return "\n".join([*lines, f"  {WHOLE_HINT}"] if outlined else lines)
 
 
 def _format_diff(diff: SnapshotDiff) -> str:
@@ -203,7 +257,7 @@ def _format_value_of(outcome: Outcome) -> str:
     if isinstance(value, Breakpoint):
         return ""
     if command == "state":
-        return _format_mapping(value)
+        return _format_mapping(value, whole=outcome.whole)
     if command == "tasks":
         return format_tasks(value)
     if command == "breaks":
@@ -213,7 +267,7 @@ def _format_value_of(outcome: Outcome) -> str:
     if command == "help" and isinstance(value, str):
         return value
     if command == "print":
-        return format_value(value)
+        return format_value(value, whole=outcome.whole)
     return ""
 
 

@@ -40,13 +40,15 @@ SessionStatus = Literal[
 * ``idle``: no run yet (``restart`` starts one);
 * ``running``: a verb is moving the run (another thread may call ``request_pause``);
 * ``paused``: between supersteps (or between tasks of one), ready to move;
-* ``error``: a node raised; nothing was committed; ``retry``, edit state, or ``abort``;
+* ``error``: a node raised, or the step failed outside its nodes (a channel rejected its
+  writes at commit, the state schema rejected a task's input); nothing was committed;
+  ``retry``, edit state, or ``abort``;
 * ``interrupted``: ``interrupt()`` in a node waits for ``resume EXPR``;
 * ``done``: the run finished (nothing left to run);
 * ``aborted``: the user gave up the run (``abort``);
-* ``failed``: the run stopped on an error outside a node's body (recursion limit,
-  invalid update, or an exception while on-exception breaking is disabled); moving
-  again restarts from the last snapshot;
+* ``failed``: the run stopped on an error it cannot retry (the recursion limit), or on
+  an exception while on-exception breaking is disabled; moving again restarts from the
+  last snapshot;
 * ``closed``: ``quit`` was called.
 """
 
@@ -113,6 +115,19 @@ class ErrorInfo:
     """The state the failed step started from."""
     exception: BaseException | None = field(default=None, compare=False)
     """The exception object itself (``None`` after a session was reopened)."""
+    phase: Literal["task", "plan", "commit"] = "task"
+    """Where the step failed: in a node (``task``), building a task's input (``plan``: the
+    state schema rejected a value; ``node`` is that task's), or applying the step's writes
+    (``commit``: a reducer raised, two writes to a plain key; ``node`` is ``None``)."""
+    channel: str | None = None
+    """For ``commit``: the channel whose writes were rejected; for ``plan``: the key the
+    schema rejected (``None`` when not known)."""
+    channel_type: str = ""
+    """The channel's kind (``LastValue``, ``BinaryOperatorAggregate``, ...), for ``commit``."""
+    reducer: str | None = None
+    """The channel's reducer (``operator.add``), for a reducer channel at ``commit``."""
+    writers: tuple[str, ...] = ()
+    """For ``commit``: the nodes whose writes reached ``channel``, in the order applied."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +230,10 @@ class HistoryEntry:
     """The session is positioned here."""
     head: bool
     """No snapshot follows it: the end of a branch."""
+    changes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """What made it changed: (state key, the nodes that wrote it) for a ``loop`` snapshot,
+    (state key, ``("(update)",)``) for an ``update``; empty for ``input`` and ``fork``.
+    Read from the stored writes and versions, without loading any value."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +314,9 @@ class SessionView:
     input: Any
     engine: Capabilities | None = None
     """The engine running the graph and what it can do."""
+    notes: tuple[str, ...] = ()
+    """What the session says once on open (a reopened session whose graph changed since it
+    was saved: which keys differ)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,3 +339,6 @@ class Outcome:
     """The supersteps committed by this verb, in order."""
     notes: tuple[str, ...] = ()
     """Extra lines worth showing (in-place mutations found, condition errors, ...)."""
+    whole: bool = False
+    """The user asked for all of the value (``print --all``, ``state --all``): front ends
+    print it whole, not the bounded outline they print of a large value."""

@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import sys
 import traceback
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from sgdebug.debugger.results import ErrorInfo, Mutation, TaskInfo
-from sgdebug.runtime import PregelTask, Task
+from sgdebug.runtime import PregelTask, StepFailure, Task
 
-__all__ = ["error_info", "format_traceback", "mutation", "pregel_task_info", "task_info"]
+__all__ = [
+    "error_info",
+    "failure_info",
+    "format_traceback",
+    "mutation",
+    "pregel_task_info",
+    "task_info",
+    "user_traceback",
+]
 
 _RUNTIME_DIR = str(Path(__file__).resolve().parent.parent / "runtime")
+_PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
 
 
 def task_info(task: Task) -> TaskInfo:
@@ -63,6 +73,44 @@ def format_traceback(error: BaseException) -> str:
     if kept:
         info.stack = traceback.StackSummary.from_list(kept)
     return "".join(info.format())
+
+
+def user_traceback(error: BaseException) -> str:
+    """The traceback of ``error`` through the user's code only (without sgdebug's frames
+    and LangGraph's), or ``""`` when none of its frames is the user's: an error the user's
+    code did not raise is said in one line by whoever reports it."""
+    skipped = [_PACKAGE_DIR]
+    langgraph = sys.modules.get("langgraph")
+    for folder in getattr(langgraph, "__path__", ()):
+        skipped.append(str(Path(folder).resolve()))
+    info = traceback.TracebackException.from_exception(error)
+    kept = [f for f in info.stack if not any(f.filename.startswith(d) for d in skipped)]
+    if not kept:
+        return ""
+    info.stack = traceback.StackSummary.from_list(kept)
+    return "".join(info.format())
+
+
+def failure_info(failure: StepFailure, *, state: Any) -> ErrorInfo:
+    """What the session shows about a step that failed outside its tasks (at commit, or
+    building a task's input)."""
+    error = failure.error
+    plan = failure.phase == "plan"
+    return ErrorInfo(
+        node=failure.writers[0] if plan and failure.writers else None,
+        task_id=None,
+        error_type=type(error).__name__,
+        message=str(error),
+        traceback=user_traceback(error),
+        step=failure.step,
+        state=state,
+        exception=error,
+        phase=failure.phase,
+        channel=failure.channel,
+        channel_type=failure.channel_type,
+        reducer=failure.reducer,
+        writers=() if plan else failure.writers,
+    )
 
 
 def error_info(error: BaseException, *, task: Task | None, step: int, state: Any) -> ErrorInfo:

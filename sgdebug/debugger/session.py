@@ -266,17 +266,19 @@ class Session:
 
     # -- looking and breakpoints (QueryVerbs) ----------------------------------------------
 
-    def state(self) -> Outcome:
-        """The current state values (``value``)."""
-        return self._queries.state()
+    def state(self, *, whole: bool = False) -> Outcome:
+        """The current state values (``value``); ``whole``: front ends print all of a large
+        value, not an outline of it."""
+        return self._queries.state(whole=whole)
 
     def tasks(self) -> Outcome:
         """The pending superstep's tasks (``value``: tuple of ``TaskInfo``)."""
         return self._queries.tasks()
 
-    def print(self, expr: str) -> Outcome:
-        """The value of a Python expression over ``state``, ``snapshot``, ``tasks``, ``graph``."""
-        return self._queries.print(expr)
+    def print(self, expr: str, *, whole: bool = False) -> Outcome:
+        """The value of a Python expression over ``state``, ``snapshot``, ``tasks``, ``graph``;
+        ``whole``: front ends print all of a large value, not an outline of it."""
+        return self._queries.print(expr, whole=whole)
 
     def history(self) -> Outcome:
         """Every snapshot of the run's thread, oldest first (``value``: ``HistoryEntry`` s)."""

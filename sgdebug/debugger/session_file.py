@@ -8,24 +8,41 @@ loaded from), the run's input, the breakpoints, the current thread, the recursio
 and the schema version. Each save is one transaction, so a session killed at any moment
 reopens where its last save left it.
 
-Opening a file never changes a file that is not an sgdebug session: a foreign or corrupt
-file is refused with :class:`SessionFileError` before anything is written. Loading reads
-data only: the input is decoded with the runtime's safe serialiser (no unpickling, no
-imports) and the rest is plain JSON. The target is imported, and breakpoint conditions
-evaluated, only when the caller chooses to continue the session.
+A session file is untrusted input (it may come from someone else). Opening one never
+changes a file that is not an sgdebug session, nor a damaged one: a foreign file, a corrupt
+one, or one with a row sgdebug would not have written (every row is checked: its type, its
+range, the breakpoints' fields, the history's values decoded) is refused with
+:class:`SessionFileError` naming the row, before anything is written. Loading reads data
+only: the input is decoded with the runtime's safe serialiser (no unpickling, no imports)
+and the rest is plain JSON. The target is imported, and breakpoint conditions evaluated,
+only when the caller chooses to continue the session (see ``sgdebug.cli``: the user
+confirms the target, and conditions stay disabled until enabled or ``--trust``).
+
+One process at a time: an open session file is locked (an OS lock on ``FILE.lock``, gone
+with its process however it ends); a second open is refused, naming the holder's pid. A
+read-only file or folder is refused as read-only.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final, Self, TypeVar
+from typing import Any, Final, Self
 
+from sgdebug.debugger._session_lock import SessionLock, SessionLockedError
+from sgdebug.debugger._session_rows import (
+    DamagedRowError,
+    decode_row,
+    session_fields,
+    verify_checkpoints,
+)
+from sgdebug.debugger.breakpoints import from_dicts
 from sgdebug.runtime.checkpoint import CorruptCheckpointError, SqliteSaver, utc_clock
 from sgdebug.runtime.checkpoint.serde import (
     DeserializationError,
@@ -50,7 +67,6 @@ _CHECKPOINT_TABLES: Final = frozenset(
 )
 """The runtime's checkpoint tables and those of a LangGraph graph's history."""
 _SCHEMA: Final = "CREATE TABLE IF NOT EXISTS session (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
-T = TypeVar("T")
 
 
 class SessionFileError(Exception):
@@ -73,6 +89,9 @@ class SessionRecord:
     """The thread of the current run; ``None`` before the first run."""
     recursion_limit: int | None = None
     """The run's recursion limit; ``None`` for the default."""
+    channels: Mapping[str, str] | None = None
+    """The state keys of the graph that ran the current thread, each with how it merges
+    writes (``BinaryOperatorAggregate(operator.add)``); ``None`` when not saved."""
 
 
 class SessionFile:
@@ -83,49 +102,46 @@ class SessionFile:
     LangGraph graph: :meth:`langgraph_saver`).
     """
 
-    def __init__(self, path: Path, saver: SqliteSaver, rows: dict[str, str]) -> None:
+    def __init__(
+        self, path: Path, saver: SqliteSaver, rows: dict[str, str], lock: SessionLock | None = None
+    ) -> None:
         self.path = path
         """Where the file is."""
         self.saver = saver
         """The checkpointer writing the run's history into this file."""
         self._rows = rows
+        self._lock = lock
         self._clock: Callable[[], str] = utc_clock
         self._langgraph: Any = None
 
     @classmethod
     def open(cls, path: str | Path) -> SessionFile:
-        """Open the session file at ``path``, creating it if it does not exist.
+        """Open the session file at ``path``, creating it if it does not exist (or is empty).
 
         Raises :class:`SessionFileError` for a folder, a file that is not SQLite, a SQLite
-        database of another program, a corrupt file, or one written by a newer sgdebug.
+        database of another program, a damaged file, one written by a newer sgdebug, a
+        read-only file or folder, or a file another process has open.
         """
         path = Path(path)
         _check_path(path)
+        _check_writable(path)
+        try:
+            lock = SessionLock.acquire(path)
+        except SessionLockedError as exc:
+            raise SessionFileError(str(exc)) from exc
+        except OSError as exc:
+            raise SessionFileError(f"cannot lock session file {path}: {exc}") from exc
         try:
             conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         except sqlite3.Error as exc:
+            lock.release()
             raise SessionFileError(f"cannot open session file {path}: {exc}") from exc
         try:
-            rows = _read_existing(conn, path)
-            _parse_rows(rows, path)  # refuse a damaged file before writing anything
-            saver = SqliteSaver(conn)
-            with saver.lock:
-                conn.execute("BEGIN")
-                conn.execute(_SCHEMA)
-                rows.update(
-                    _put(conn, {"application": APPLICATION, "schema_version": SCHEMA_VERSION})
-                )
-                conn.execute("COMMIT")
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            raise SessionFileError(_corrupt(path, exc)) from exc
-        except CorruptCheckpointError as exc:
-            conn.close()
-            raise SessionFileError(_corrupt(path, exc)) from exc
+            return cls(path, *_open_connection(conn, path), lock)
         except BaseException:
             conn.close()
+            lock.release()
             raise
-        return cls(path, saver, rows)
 
     def langgraph_saver(self) -> Any:
         """The LangGraph checkpointer keeping a LangGraph graph's history in this file.
@@ -168,6 +184,7 @@ class SessionFile:
             "breakpoints": _plain_breakpoints(record.breakpoints),
             "thread_id": record.thread_id,
             "recursion_limit": record.recursion_limit,
+            "channels": dict(record.channels) if record.channels is not None else None,
             "updated_at": self._clock(),
         }
         if "created_at" not in self._rows:
@@ -198,6 +215,10 @@ class SessionFile:
         """Replace the recursion limit."""
         self.save(dataclasses.replace(self._current(), recursion_limit=limit))
 
+    def save_channels(self, layout: Mapping[str, str]) -> None:
+        """Replace the channel layout (see :attr:`SessionRecord.channels`)."""
+        self.save(dataclasses.replace(self._current(), channels=dict(layout)))
+
     def _current(self) -> SessionRecord:
         record = self.record
         if record is None:
@@ -207,8 +228,10 @@ class SessionFile:
     # -- closing ---------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Close the file (everything is already saved)."""
+        """Close the file (everything is already saved) and let another sgdebug open it."""
         self.saver.close()
+        if self._lock is not None:
+            self._lock.release()
 
     def __enter__(self) -> Self:
         return self
@@ -223,6 +246,45 @@ class SessionFile:
 
 
 # -- opening checks ------------------------------------------------------------------------
+
+
+def _open_connection(conn: sqlite3.Connection, path: Path) -> tuple[SqliteSaver, dict[str, str]]:
+    """Check everything the file holds, then (and only then) write the session's own rows."""
+    try:
+        rows = _read_existing(conn, path)
+        _parse_rows(rows, path)  # refuse a damaged file before writing anything
+        verify_checkpoints(conn)
+        saver = SqliteSaver(conn)
+        wanted = {"application": APPLICATION, "schema_version": SCHEMA_VERSION}
+        with saver.lock:
+            conn.execute("BEGIN")
+            conn.execute(_SCHEMA)
+            if any(rows.get(key) != json.dumps(value) for key, value in wanted.items()):
+                rows.update(_put(conn, wanted))
+            conn.execute("COMMIT")
+    except sqlite3.OperationalError as exc:
+        if "readonly" in str(exc) or "read-only" in str(exc):
+            raise SessionFileError(_read_only(path, str(exc))) from exc
+        raise SessionFileError(_corrupt(path, exc)) from exc
+    except (sqlite3.DatabaseError, CorruptCheckpointError, DamagedRowError) as exc:
+        raise SessionFileError(_corrupt(path, exc)) from exc
+    return saver, rows
+
+
+def _check_writable(path: Path) -> None:
+    """Refuse a read-only file or folder: a session writes every step to the file."""
+    folder = path.parent
+    if path.exists() and not os.access(path, os.W_OK):
+        raise SessionFileError(_read_only(path, "the file is read-only"))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise SessionFileError(_read_only(path, f"its folder {folder} is read-only"))
+
+
+def _read_only(path: Path, reason: str) -> str:
+    return (
+        f"session file {path} cannot be written ({reason}): sgdebug saves every step to it; "
+        f"make it writable, copy it to a writable folder, or choose another --session path"
+    )
 
 
 def _check_path(path: Path) -> None:
@@ -270,55 +332,31 @@ def _read_existing(conn: sqlite3.Connection, path: Path) -> dict[str, str]:
 
 
 def _parse_rows(rows: Mapping[str, str], path: Path) -> SessionRecord | None:
+    """The record the rows hold (``None``: no session saved yet), every row checked."""
     if not rows:
         return None  # a new file
-    values = {key: _json(path, key, text) for key, text in rows.items() if key != "input"}
+    try:
+        values = {key: decode_row(key, text) for key, text in rows.items() if key != "input"}
+    except DamagedRowError as exc:
+        raise SessionFileError(_corrupt(path, exc)) from exc
     if values.get("application") != APPLICATION:
         raise SessionFileError(
             f"{path} is not an sgdebug session file (its 'session' table is not ours); "
             f"it was left untouched: choose another --session path"
         )
     version = values.get("schema_version")
-    if not isinstance(version, int) or version > SCHEMA_VERSION:
+    if type(version) is not int or version > SCHEMA_VERSION:
         raise SessionFileError(
             f"{path} was written by a newer sgdebug (session format {version}; this version "
             f"reads format {SCHEMA_VERSION} and older): upgrade sgdebug to reopen it"
         )
-    if "target" not in values:
-        return None  # created, but the session was never saved
-    return SessionRecord(
-        target=_typed(values, "target", str, path),
-        cwd=_typed(values, "cwd", str, path),
-        input=_decode_input(rows.get("input", "null"), path),
-        breakpoints=_breakpoints(values, path),
-        thread_id=_optional(values, "thread_id", str, path),
-        recursion_limit=_optional(values, "recursion_limit", int, path),
-    )
-
-
-def _json(path: Path, key: str, text: str) -> Any:
     try:
-        return json.loads(text)
-    except (ValueError, TypeError) as exc:
-        raise SessionFileError(_corrupt(path, f"session value {key!r}: {exc}")) from exc
-
-
-def _typed(values: Mapping[str, Any], key: str, kind: type[T], path: Path) -> T:
-    value = values.get(key)
-    if not isinstance(value, kind):
-        raise SessionFileError(_corrupt(path, f"session value {key!r} is {value!r}"))
-    return value
-
-
-def _breakpoints(values: Mapping[str, Any], path: Path) -> tuple[Mapping[str, Any], ...]:
-    items = _typed(values, "breakpoints", list, path)
-    if not all(isinstance(item, dict) for item in items):
-        raise SessionFileError(_corrupt(path, "a breakpoint is not a JSON object"))
-    return tuple(items)
-
-
-def _optional(values: Mapping[str, Any], key: str, kind: type[T], path: Path) -> T | None:
-    return None if values.get(key) is None else _typed(values, key, kind, path)
+        fields = session_fields(values)
+    except DamagedRowError as exc:
+        raise SessionFileError(_corrupt(path, exc)) from exc
+    if fields is None:
+        return None  # created, but the session was never saved
+    return SessionRecord(input=_decode_input(rows.get("input", "null"), path), **fields)
 
 
 def _corrupt(path: Path, reason: object) -> str:
@@ -351,8 +389,8 @@ def _encode_input(value: Any) -> str:
 def _decode_input(text: str, path: Path) -> Any:
     try:
         return loads(text.encode("utf-8"))
-    except DeserializationError as exc:
-        raise SessionFileError(_corrupt(path, f"session input: {exc}")) from exc
+    except (DeserializationError, RecursionError, ValueError) as exc:
+        raise SessionFileError(_corrupt(path, f"row 'input' of its session table: {exc}")) from exc
 
 
 def _plain_breakpoints(breakpoints: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -361,6 +399,7 @@ def _plain_breakpoints(breakpoints: Sequence[Mapping[str, Any]]) -> list[dict[st
         plain: list[dict[str, Any]] = json.loads(
             json.dumps([dict(b) for b in breakpoints], allow_nan=False)
         )
+        from_dicts(plain)  # never write what reopening would call damage
     except (TypeError, ValueError) as exc:
         raise SessionFileError(f"cannot save the breakpoints in the session file: {exc}") from exc
     return plain

@@ -49,8 +49,10 @@ def as_target(target: Target | LoadedTargetLike | Any) -> Target:
 class SessionStore(Protocol):
     """Where a session saves what the checkpointer does not hold (the session file is one).
 
-    The session calls ``save_input`` and ``save_thread`` when a run starts, and
-    ``save_breakpoints`` (``Breakpoint.to_dict()`` objects) after the table changed. To
+    The session calls ``save_input`` and ``save_thread`` when a run starts (and
+    ``save_channels(layout)`` too, if the store has it: the graph's channel layout, see
+    :mod:`~sgdebug.debugger.channel_layout`), and ``save_breakpoints``
+    (``Breakpoint.to_dict()`` objects) after the table changed. To
     reopen, build the session with ``breakpoints=[Breakpoint.from_dict(d) ...]`` and call
     :meth:`Session.attach` with the saved thread and input.
     """
@@ -82,3 +84,6 @@ class SessionOptions:
     """Makes the thread id of each run (inject a counter for deterministic tests)."""
     engine: EngineName | None = None
     """The engine to run the graph on; ``None`` picks the one the graph was built for."""
+    saved_channels: Mapping[str, str] | None = None
+    """The channel layout a reopened session was saved with (``SessionRecord.channels``):
+    ``attach`` notes what differs in the graph now (``SessionView.notes``)."""

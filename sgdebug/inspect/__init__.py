@@ -15,6 +15,7 @@ from sgdebug.inspect.channels import (
     channel_rows,
     fold_changes,
     fold_edit,
+    snapshot_changes,
     snapshot_channel_rows,
 )
 from sgdebug.inspect.diff import Diff, DiffLine, apply, diff_lines, summary
@@ -79,6 +80,7 @@ __all__ = [
     "fold_edit",
     "history_tree",
     "reducer_diff",
+    "snapshot_changes",
     "snapshot_channel_rows",
     "snapshot_diff",
     "snapshot_task_rows",

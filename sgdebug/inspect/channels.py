@@ -40,6 +40,7 @@ __all__ = [
     "channel_rows",
     "fold_changes",
     "fold_edit",
+    "snapshot_changes",
     "snapshot_channel_rows",
 ]
 
@@ -143,27 +144,35 @@ def fold_edit(
 
 
 def changes_from_history(path: Sequence[StateSnapshot]) -> tuple[LastChange, ...]:
-    """Last changes along ``path``, snapshots from the oldest to the one viewed.
+    """Last changes along ``path``, snapshots from the oldest to the one viewed (see
+    :func:`snapshot_changes`; :meth:`HistoryTree.path_to` gives the path of a snapshot)."""
+    last: dict[str, LastChange] = {}
+    for parent, child in itertools.pairwise(path):
+        step = int((child.metadata or {}).get("step", -1))
+        for key, writers in snapshot_changes(parent, child):
+            last[key] = LastChange(key, step, writers)
+    return tuple(last.values())
+
+
+def snapshot_changes(
+    parent: StateSnapshot, child: StateSnapshot
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """What made ``child`` from ``parent``: (key, writers) pairs.
 
     A ``loop`` snapshot's changes are the results of its parent's finished tasks; an
     ``update`` snapshot's are the keys whose values differ from its parent's, written by
-    :data:`UPDATE_WRITER`. (Use :meth:`HistoryTree.path_to` for the path of a snapshot.)
+    :data:`UPDATE_WRITER`; an ``input`` or ``fork`` snapshot has none.
     """
-    last: dict[str, LastChange] = {}
-    for parent, child in itertools.pairwise(path):
-        meta = child.metadata or {}
-        step = int(meta.get("step", -1))
-        if meta.get("source") == "loop":
-            writers: dict[str, list[str]] = {}
-            for task in parent.tasks:
-                for key in task.result or {}:
-                    writers.setdefault(key, []).append(task.name)
-            for key, names in writers.items():
-                last[key] = LastChange(key, step, tuple(dict.fromkeys(names)))
-        elif meta.get("source") == "update":
-            for key in _changed_keys(parent.values, child.values):
-                last[key] = LastChange(key, step, (UPDATE_WRITER,))
-    return tuple(last.values())
+    source = (child.metadata or {}).get("source")
+    if source == "loop":
+        writers: dict[str, list[str]] = {}
+        for task in parent.tasks:
+            for key in task.result or {}:
+                writers.setdefault(key, []).append(task.name)
+        return tuple((key, tuple(dict.fromkeys(names))) for key, names in writers.items())
+    if source == "update":
+        return tuple((key, (UPDATE_WRITER,)) for key in _changed_keys(parent.values, child.values))
+    return ()
 
 
 def _changed_keys(old: Any, new: Any) -> list[str]:

@@ -9,7 +9,7 @@ points indent their children.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -134,31 +134,28 @@ def history_tree(snapshots: Iterable[StateSnapshot], cursor: str | None = None) 
 
     ``cursor`` is the checkpoint id the debugger shows; it defaults to the newest snapshot.
     """
-    ordered = sorted(_unique(snapshots), key=lambda s: _id(s))
-    ids = [_id(s) for s in ordered]
-    present = set(ids)
+    by_id = _unique(snapshots)
+    ids = sorted(by_id)
     children: dict[str, list[str]] = {i: [] for i in ids}
     parents: dict[str, str | None] = {}
-    for snap in ordered:
-        parent = _parent_id(snap)
-        parents[_id(snap)] = parent
-        if parent in present:
-            children[parent].append(_id(snap))
-    if cursor not in present:
+    for ident in ids:
+        parent = parents[ident] = _parent_id(by_id[ident])
+        if parent in children:
+            children[parent].append(ident)
+    if cursor not in by_id:
         cursor = ids[-1] if ids else None
     on_path = _ancestors(cursor, parents)
     shorts = short_ids(ids)
-    by_id = dict(zip(ids, ordered, strict=True))
     nodes = tuple(
-        _node(snap, i, shorts, (children, parents, by_id), (cursor, on_path))
-        for i, snap in enumerate(ordered)
+        _node(ident, i, shorts, (children, parents, by_id), (cursor, on_path))
+        for i, ident in enumerate(ids)
     )
-    roots = tuple(i for i in ids if parents[i] not in present)
+    roots = tuple(i for i in ids if parents[i] not in by_id)
     return HistoryTree(nodes, _rows(roots, children), roots, cursor)
 
 
 def _node(
-    snap: StateSnapshot,
+    ident: str,
     index: int,
     shorts: dict[str, str],
     links: tuple[dict[str, list[str]], dict[str, str | None], dict[str, StateSnapshot]],
@@ -166,7 +163,7 @@ def _node(
 ) -> HistoryNode:
     children, parents, by_id = links
     cursor, on_path = marks
-    ident = _id(snap)
+    snap = by_id[ident]
     meta = snap.metadata or {}
     source = str(meta.get("source", "?"))
     parent = by_id.get(parents[ident] or "")
@@ -220,12 +217,22 @@ def short_ids(ids: Sequence[str]) -> dict[str, str]:
         return {i: b[:8] for i, b in bare.items()}
     values = list(bare.values())
     suffix = _common_suffix(values)
-    longest = max(len(v) for v in values)
-    for size in range(SHORT_ID_MIN, longest + 1):
-        cut = {i: b[max(0, len(b) - suffix - size) : len(b) - suffix] for i, b in bare.items()}
-        if len(set(cut.values())) == len(cut):
-            return cut
-    return dict(bare)
+
+    def cut(size: int) -> dict[str, str]:
+        return {i: b[max(0, len(b) - suffix - size) : len(b) - suffix] for i, b in bare.items()}
+
+    def unique(size: int) -> bool:
+        return len(set(cut(size).values())) == len(bare)
+
+    # A longer stretch (reaching further left) of unique stretches is unique too: the
+    # shortest unique size is found by bisection (a long history has many ids).
+    low, high = SHORT_ID_MIN, max(len(v) for v in values)
+    if not unique(high):
+        return dict(bare)
+    while low < high:
+        middle = (low + high) // 2
+        low, high = (low, middle) if unique(middle) else (middle + 1, high)
+    return cut(low)
 
 
 def _common_suffix(values: Sequence[str]) -> int:
@@ -245,11 +252,12 @@ def _ancestors(cursor: str | None, parents: dict[str, str | None]) -> set[str]:
     return out
 
 
-def _unique(snapshots: Iterable[StateSnapshot]) -> list[StateSnapshot]:
+def _unique(snapshots: Iterable[StateSnapshot]) -> dict[str, StateSnapshot]:
+    """Each snapshot by its checkpoint id (the first of several with one id)."""
     seen: dict[str, StateSnapshot] = {}
     for snap in snapshots:
         seen.setdefault(_id(snap), snap)
-    return list(seen.values())
+    return seen
 
 
 def _id(snap: StateSnapshot) -> str:
@@ -263,6 +271,6 @@ def _parent_id(snap: StateSnapshot) -> str | None:
     return str(parent) if parent is not None else None
 
 
-def _configurable(config: Any) -> dict[str, Any]:
-    configurable = (config or {}).get("configurable") or {}
-    return dict(configurable)
+def _configurable(config: Any) -> Mapping[str, Any]:
+    configurable: Mapping[str, Any] = (config or {}).get("configurable") or {}
+    return configurable

@@ -113,7 +113,7 @@ class Printer:
         if command == "state":
             record = session.view().last_commit
             changed = [c.channel for c in record.changes] if record is not None else []
-            return views.state_table(session, value, changed)
+            return views.state_table(session, value, changed, whole=outcome.whole)
         if command == "tasks":
             return views.tasks_table(value, session.view().step)
         if command == "breaks":
@@ -121,7 +121,7 @@ class Printer:
         if command == "history":
             return views.history_view(session, value)
         if command == "print":
-            return views.pretty(value)
+            return views.pretty(value, whole=outcome.whole)
         if command == "help" and isinstance(value, str):
             return Text(value)
         return None

@@ -51,15 +51,20 @@ _STATUS_STYLE = {
 _SIGN_STYLE = {"-": "red", "+": "green", "…": "dim"}
 
 
-def pretty(value: Any) -> RenderableType:
-    """A value pretty-printed (long containers and strings cut)."""
+def pretty(value: Any, *, whole: bool = False) -> RenderableType:
+    """A value pretty-printed: long containers and strings cut, unless ``whole``."""
+    if whole:
+        return Pretty(value, expand_all=False)
     return Pretty(value, max_length=50, max_string=2000, expand_all=False)
 
 
-def state_table(session: Session, values: Any, changed: Iterable[str] = ()) -> RenderableType:
-    """The state: one row per key with its channel kind; keys the last step changed bold."""
+def state_table(
+    session: Session, values: Any, changed: Iterable[str] = (), *, whole: bool = False
+) -> RenderableType:
+    """The state: one row per key with its channel kind; keys the last step changed bold
+    (``whole``: long values are not cut)."""
     if not isinstance(values, Mapping):
-        return pretty(values)
+        return pretty(values, whole=whole)
     fields = session.model.user_fields
     fresh = set(changed)
     view = session.view()
@@ -78,7 +83,9 @@ def state_table(session: Session, values: Any, changed: Iterable[str] = ()) -> R
             nodes = ", ".join(found.nodes) or "?"
             kind = Text(f"{kind} ! in place: {nodes} @{found.step}".strip(), style="bold red")
         value = values[name]
-        shown: RenderableType = Text("(empty)", style="dim") if value is MISSING else pretty(value)
+        shown: RenderableType = (
+            Text("(empty)", style="dim") if value is MISSING else pretty(value, whole=whole)
+        )
         table.add_row(label, kind, shown)
     if not names:
         return Text("(empty state)", style="dim")

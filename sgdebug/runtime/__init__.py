@@ -14,6 +14,13 @@ from sgdebug.runtime._hooks import BaseHook, ChannelChange, CommitRecord, PauseH
 from sgdebug.runtime._messages import MessagesState, add_messages
 from sgdebug.runtime._run import Run, Task
 from sgdebug.runtime._state_graph import StateGraph
+from sgdebug.runtime._step_failure import (
+    StepFailure,
+    commit_failure,
+    plan_failure,
+    reducer_name,
+)
+from sgdebug.runtime._threads import inspect_state
 from sgdebug.runtime.types import (
     Command,
     Interrupt,
@@ -44,13 +51,18 @@ __all__ = [
     "SqliteSaver",
     "StateGraph",
     "StateSnapshot",
+    "StepFailure",
     "StreamWriter",
     "Task",
     "TaskWrite",
     "add_messages",
+    "commit_failure",
     "get_config",
     "get_stream_writer",
+    "inspect_state",
     "interrupt",
+    "plan_failure",
+    "reducer_name",
 ]
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from sgdebug.runtime._run import Run, Task
+    from sgdebug.runtime._step_failure import StepFailure
 
 __all__ = ["ChannelChange", "CommitRecord", "PauseHook", "TaskWrite"]
 
@@ -74,6 +75,13 @@ class PauseHook(Protocol):
         """``task`` raised; returning ``True`` keeps the run alive, paused, to retry."""
         ...
 
+    def on_step_error(self, run: Run, failure: StepFailure) -> bool:
+        """The step failed outside its tasks: a channel rejected its writes at commit, or a
+        task's input could not be built. Returning ``True`` keeps the run alive (status
+        ``error``, back before the step) to edit and retry; it needs a checkpointer for a
+        commit failure. Otherwise the error propagates, as from LangGraph."""
+        ...
+
 
 class BaseHook:
     """A hook that never pauses; subclass it and override what you need."""
@@ -88,4 +96,7 @@ class BaseHook:
         return False
 
     def on_error(self, run: Run, task: Task, error: BaseException) -> bool:
+        return False
+
+    def on_step_error(self, run: Run, failure: StepFailure) -> bool:
         return False

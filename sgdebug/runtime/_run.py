@@ -21,6 +21,7 @@ from sgdebug.runtime._node import (
     branch_destinations,
     route_writes,
 )
+from sgdebug.runtime._step_failure import StepFailure, keep_failure, rollback
 from sgdebug.runtime._task import (
     PLAIN,
     RunOptions,
@@ -109,6 +110,9 @@ class Run:
         """``"before"`` / ``"after"`` when a static breakpoint stopped the run."""
         self.dirty: AbstractSet[str] = frozenset(graph.volatile)
         """Volatile channels that may hold a value (written in the last commit)."""
+        self.failure: StepFailure | None = None
+        """Why the pending step failed outside its tasks, when a hook kept it (status
+        ``error``; the run stands before the step)."""
         self._ids = _IdSource()
 
     # -- input ---------------------------------------------------------------------------
@@ -220,13 +224,20 @@ class Run:
             self._commit_step()
         return None
 
-    def _commit_step(self) -> CommitRecord:
-        """:meth:`commit`, keeping the step's task writes if it fails."""
+    def _commit_step(self) -> CommitRecord | None:
+        """:meth:`commit`, keeping the step's task writes if it fails; ``None`` when a hook
+        kept the failure (the run is then back before the step, status ``error``)."""
         try:
             return self.commit()
-        except BaseException:
+        except BaseException as exc:
             if self.persist is not None:
                 self.persist.flush()  # the step's writes stay, as without a commit
+            if (
+                isinstance(exc, Exception)
+                and self.options.hooks
+                and keep_failure(self, "commit", exc)
+            ):
+                return None
             raise
 
     async def aadvance(self, *, one_step: bool = False) -> Status:
@@ -255,7 +266,7 @@ class Run:
                 return self.status
             if self.phase == "plan":
                 if not self.plan():
-                    if self.breakpoint is not None:
+                    if self.breakpoint is not None or self.status == "error":
                         return self.status
                     continue
                 if self.options.hooks and self._hook("after_plan", self.tasks):
@@ -265,6 +276,8 @@ class Run:
             else:
                 committed = self.tasks
                 record = self._commit_step()
+                if record is None:
+                    return self.status
                 after = self.options.interrupt_after
                 if after and self._should_stop(after, committed):
                     self._stop_at_breakpoint("after")
@@ -299,11 +312,19 @@ class Run:
         Writes go through each channel's reducer (wrap a value in ``Overwrite`` to bypass
         it). With a checkpointer the edit is saved as an ``update`` checkpoint. A step whose
         tasks have partly run is refused, unless ``discard_done``: their writes are dropped
-        and they run again on the edited state.
+        and they run again on the edited state. A write a channel rejects raises (with a
+        checkpointer, nothing was changed); a step kept failed (:attr:`failure`) is planned
+        again on the edited state.
         """
         if not discard_done and any(t.done for t in self.tasks):
             raise RuntimeError("cannot edit state while a step is half done")
-        self.apply_writes(writes)
+        try:
+            self.apply_writes(writes)
+        except Exception:
+            rollback(self)  # a channel rejected a write: the edit changes nothing
+            raise
+        if self.status == "error":  # the failed step runs again on the edited state
+            self.failure, self.status = None, "paused"
         if self.persist is not None:
             self.persist.save(self, "update", step=self.step - 1)
         self.tasks = []
@@ -313,11 +334,14 @@ class Run:
     def retry(self) -> None:
         """After a hook kept a failed step alive: clear the failures so ``advance`` re-runs them.
 
-        Tasks of the step that succeeded keep their writes; nothing was committed.
+        Tasks of the step that succeeded keep their writes; nothing was committed. A step
+        that failed at commit commits the same writes again (edit the state first); one
+        whose inputs could not be built is planned again.
         """
         for task in self.tasks:
             if task.error is not None:
                 task.error, task.done = None, False
+        self.failure = None
         self.status = "paused"
 
     @property
@@ -367,11 +391,14 @@ class Run:
                 self.tasks = self._push_tasks() + self._pull_tasks()
             else:
                 self.tasks = self._pull_tasks()
-        except Exception:
+        except Exception as exc:
             # Like LangGraph, events of the commit before a step whose inputs cannot be
             # built are not delivered.
             if self.options.emit is not None and self.commit_mark is not None:
                 self.options.emit.truncate(self.commit_mark)
+            if self.options.hooks and keep_failure(self, "plan", exc):
+                self.tasks = []
+                return False
             raise
         if self.prefill:
             self._apply_prefill(self.tasks)
@@ -443,24 +470,26 @@ class Run:
             tasks.append(self._task(node, path, packet.arg, (PUSH,)))
         return tasks
 
+    def _candidates(self, add_order: bool) -> Sequence[str]:
+        """The nodes that may have a pulled task: those the last commit triggered."""
+        graph = self.graph
+        if add_order:
+            return tuple(graph.nodes)
+        if self.updated is None:
+            return graph.sorted_names
+        trigger_map = graph.trigger_to_nodes
+        hits = graph.trigger_keys.intersection(self.updated)
+        if len(hits) == 1:
+            (hit,) = hits
+            return trigger_map[hit]
+        return sorted({n for ch in hits for n in trigger_map[ch]})
+
     def _pull_tasks(self, add_order: bool = False) -> list[Task]:
         graph, channels, versions = self.graph, self.channels, self.versions
-        if add_order:
-            candidates: Sequence[str] = tuple(graph.nodes)
-        elif self.updated is None:
-            candidates = graph.sorted_names
-        else:
-            trigger_map = graph.trigger_to_nodes
-            hits = graph.trigger_keys.intersection(self.updated)
-            if len(hits) == 1:
-                (hit,) = hits
-                candidates = trigger_map[hit]
-            else:
-                candidates = sorted({n for ch in hits for n in trigger_map[ch]})
         tasks = []
         nodes, all_seen = graph.nodes, self.versions_seen
         step, stop, persist, ids = self.step, self.stop, self.persist, self._ids
-        for name in candidates:
+        for name in self._candidates(add_order):
             node = nodes[name]
             seen = all_seen.get(name) or _NO_VERSIONS
             for trigger in node.triggers:
@@ -475,7 +504,13 @@ class Run:
                     if name == START:
                         state = channels[START].get()
                     else:
-                        state = node.reader.read(channels, step, stop)
+                        try:
+                            state = node.reader.read(channels, step, stop)
+                        except Exception as exc:
+                            exc.add_note(
+                                f"Before task with name '{name}' and path '{node.pull_path}'"
+                            )
+                            raise
                     if persist is None:
                         ids.count += 1
                         task = Task(

@@ -10,6 +10,7 @@ from sgdebug.runtime._constants import COPY, END, INPUT, INTERRUPT, START
 from sgdebug.runtime._node import Write, return_writes
 from sgdebug.runtime._persist import ERROR, NULL_TASK, RESUME, Persistence, pending_by_task
 from sgdebug.runtime._run import Run, RunOptions, Task
+from sgdebug.runtime._step_failure import StepFailure, commit_failure, plan_failure
 from sgdebug.runtime.checkpoint.base import (
     SPECIAL_WRITES,
     BaseCheckpointSaver,
@@ -205,6 +206,77 @@ def get_state(graph: CompiledStateGraph, config: Mapping[str, Any]) -> StateSnap
     if record is None:
         return StateSnapshot({}, (), dict(config), None, None, None, (), ())
     return snapshot(graph, record, latest=checkpoint_id is None)
+
+
+def inspect_state(
+    graph: CompiledStateGraph, config: Mapping[str, Any]
+) -> tuple[StateSnapshot, StepFailure | None]:
+    """``get_state`` for a debugger, which must show a thread whatever it holds.
+
+    Where ``get_state`` raises (as LangGraph's does) because the step pending at the
+    checkpoint fails outside its tasks (the writes recorded for it are rejected at commit,
+    or its tasks' inputs cannot be built), this returns the snapshot as far as it can be
+    built (the values the step started from) and why the step fails.
+    """
+    thread_id, checkpoint_id = thread_of(config)
+    record = graph.checkpointer.get_record(thread_id, checkpoint_id)
+    if record is None:
+        return get_state(graph, config), None
+    try:
+        return snapshot(graph, record, latest=checkpoint_id is None), None
+    except Exception as exc:
+        error = exc
+    if checkpoint_id is None:
+        try:
+            before = snapshot(graph, record, latest=False)
+        except Exception:
+            pass
+        else:
+            return before, _rejected_writes(graph, record, before, error)
+    return _unplanned(graph, record), plan_failure(record.step + 1, error)
+
+
+def _rejected_writes(
+    graph: CompiledStateGraph, record: CheckpointRecord, before: StateSnapshot, error: Exception
+) -> StepFailure:
+    """Which channel rejects the writes recorded for the finished tasks of ``record``."""
+    saver: BaseCheckpointSaver = graph.checkpointer
+    finished = {t.id for t in before.tasks if t.result is not None}
+    by_task = pending_by_task(saver.get_writes(record.thread_id, record.id))
+    tasks = sorted((ws for tid, ws in by_task.items() if tid in finished), key=_path_order)
+    writes = [(w.task_name, w.channel, w.value) for ws in tasks for w in ws
+              if w.channel not in SPECIAL_WRITES]  # fmt: skip
+    values = Persistence(saver, record.thread_id).load(record)
+    channels = {k: c.from_checkpoint(values[k]) if k in values else c.copy()
+                for k, c in graph.channel_specs.items()}  # fmt: skip
+    return commit_failure(channels, writes, record.step + 1, error)
+
+
+def _path_order(writes: Sequence[PendingWrite]) -> tuple[int, Any]:
+    """The order a commit applies tasks in: pulled nodes by name, then Sends in order."""
+    path = tuple(writes[0].path)
+    if path and path[0] == "__pregel_pull":
+        return (0, str(path[1]) if len(path) > 1 else "")
+    return (1, path[1] if len(path) > 1 else 0)
+
+
+def _unplanned(graph: CompiledStateGraph, record: CheckpointRecord) -> StateSnapshot:
+    """The snapshot of a checkpoint whose next tasks cannot be planned: its values only."""
+    saver: BaseCheckpointSaver = graph.checkpointer
+    persist = Persistence(saver, record.thread_id)
+    run = Run(graph, RunOptions({}, 10007))
+    run.restore(persist, persist.load(record))
+    parent = saver.get_record(record.thread_id, record.parent_id) if record.parent_id else None
+    return StateSnapshot(
+        values=run.read_values(graph.stream_keys),
+        next=(),
+        config=config_of(record),
+        metadata=record.metadata,
+        created_at=record.created_at,
+        parent_config=config_of(parent) if parent is not None else None,
+        tasks=(),
+        interrupts=(),
+    )
 
 
 def get_state_history(

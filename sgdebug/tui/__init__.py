@@ -46,7 +46,7 @@ def launch(session: Session, *, repl: Callable[[Session], object] | None = None)
     """Run the TUI on ``session`` until the user quits; the exit status.
 
     0 when the run ended normally, 1 when the graph raised; 2 (and a message) without a
-    terminal to draw on.
+    terminal to draw on; 128 + the signal's number after SIGTERM or SIGHUP (143, 129).
     """
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(
@@ -57,5 +57,35 @@ def launch(session: Session, *, repl: Callable[[Session], object] | None = None)
         )
         return EXIT_USAGE
     app = make_app(session, repl=repl)
-    status = app.run()
-    return app.return_code or (status if isinstance(status, int) else 0)
+    status = _run(app)
+    code = app.return_code or (status if isinstance(status, int) else 0)
+    _leave_if_stuck(app, code)
+    return code
+
+
+def _run(app: DebuggerApp) -> object:
+    """Run the app on a loop of its own: unlike ``asyncio.run``, closing it does not wait
+    for the engine thread (a node that never stops would keep the process forever)."""
+    import asyncio
+
+    loop = asyncio.new_event_loop()
+    try:
+        return app.run(loop=loop)
+    finally:
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+
+
+def _leave_if_stuck(app: DebuggerApp, code: int) -> None:
+    """Exit the process now when a node is still running (it did not stop when asked):
+    Python would wait for its thread at exit. The terminal was given back already."""
+    import os
+
+    from sgdebug.tui.stopping import QUIT_GRACE_S
+
+    if app.stopper.wait_idle(0 if app.engine_left_running else QUIT_GRACE_S):
+        return
+    print("sgdebug: a node did not stop when interrupted; exiting without it.", file=sys.stderr)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

@@ -8,6 +8,7 @@ whose command cannot run now, with the session's own availability rule.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ from sgdebug.tui.screens.confirm_screen import ConfirmScreen
 from sgdebug.tui.screens.edit_screen import EditScreen
 from sgdebug.tui.screens.help_screen import HelpScreen
 from sgdebug.tui.screens.node_screen import NodeScreen
+from sgdebug.tui.stopping import QUIT_GRACE_S, EngineStopper
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.command_line import CommandLine
 from sgdebug.tui.widgets.graph_pane import GraphPane
@@ -64,6 +66,11 @@ class ActionsMixin(_Base):
     _return_focus: Widget | None
     _real_node_selected: bool = True
     builder: FrameBuilder
+    stopper: EngineStopper
+    quitting: bool
+    quit_pending: bool
+    engine_left_running: bool
+    _idle: asyncio.Event
 
     if TYPE_CHECKING:
 
@@ -74,6 +81,8 @@ class ActionsMixin(_Base):
         def why_not(self, name: str) -> str | None: ...
         def refresh_inspector(self) -> None: ...
         def keys_help(self) -> Iterable[tuple[str, str]]: ...
+        @property
+        def exit_status(self) -> int: ...
 
     # -- availability ----------------------------------------------------------------------
 
@@ -192,10 +201,10 @@ class ActionsMixin(_Base):
         line.focus()
 
     def action_pause(self) -> None:
-        """Pause a running command at the next superstep boundary."""
-        if self.busy:
-            self.session.request_pause()
-            self.query_one(LogPane).write_note("Pause requested: stopping at the next superstep.")
+        """Ctrl+C while a command runs: pause at the next superstep; again: interrupt the node."""
+        note = self.stopper.press() if self.busy else None
+        if note is not None:
+            self.query_one(LogPane).write_note(note)
 
     def action_repl(self) -> None:
         """Suspend the TUI into the REPL on the same session."""
@@ -224,11 +233,38 @@ class ActionsMixin(_Base):
         if self.session.store is None and self.session.started:
             self.push_screen(ConfirmScreen(_UNSAVED), self._quit_if)
         else:
-            self.run_lines(["quit"])
+            self.quit_session()
 
     def _quit_if(self, yes: bool | None) -> None:
         if yes:
+            self.quit_session()
+
+    def quit_session(self) -> None:
+        """Run ``quit``; while a command runs, interrupt its node and quit once it stopped."""
+        if not self.busy:
             self.run_lines(["quit"])
+            return
+        self.quit_pending = True
+        self.stopper.interrupt()
+        self.query_one(LogPane).write_note("Quitting: interrupting the running node.")
+        self.set_timer(QUIT_GRACE_S, self._quit_past_the_node)
+
+    def _quit_past_the_node(self) -> None:
+        """The node did not stop (it is inside one long C call): exit without waiting."""
+        if self.quit_pending and not self.quitting:
+            self.engine_left_running = True
+            self.exit_now(self.exit_status)
+
+    def exit_on_signal(self, signum: int) -> None:
+        """SIGTERM or SIGHUP: interrupt the node and exit, giving the terminal back."""
+        self.stopper.interrupt()
+        self.exit_now(128 + signum)
+
+    def exit_now(self, status: int) -> None:
+        """Exit the app with ``status``; nothing more runs, so nobody waits for the engine."""
+        self.quitting = True
+        self._idle.set()
+        self.exit(status, return_code=status)
 
     # -- editing ---------------------------------------------------------------------------
 

@@ -40,6 +40,7 @@ from sgdebug.tui.frame import Frame, FrameBuilder, NodeStatus, with_running
 from sgdebug.tui.keys import TUI_BINDINGS, command_bindings, help_rows, key_command
 from sgdebug.tui.layout import DETAIL_PANES, layout_for
 from sgdebug.tui.palette import CommandsProvider
+from sgdebug.tui.stopping import EngineStopper, on_exit_signals
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.command_line import CommandLine
 from sgdebug.tui.widgets.diff_pane import DiffPane
@@ -140,6 +141,13 @@ class DebuggerApp(ActionsMixin, App[int]):
         """Keys remapped by binding id (see :meth:`set_keymap`)."""
         self._idle = asyncio.Event()
         """Set while no command is on its way through the engine (see :meth:`wait_idle`)."""
+        self.stopper = EngineStopper(session)
+        """Ctrl+C and quitting stop what the engine thread runs through it."""
+        self.quit_pending = False
+        """Quit once the engine thread is free (quitting while a command runs)."""
+        self.engine_left_running = False
+        """The app exited while a node would not stop (the process must not wait for it)."""
+        self._restore_signals: Callable[[], None] = lambda: None
 
     # -- composing -------------------------------------------------------------------------
 
@@ -168,6 +176,7 @@ class DebuggerApp(ActionsMixin, App[int]):
         if self.is_headless:
             self.query_one(CommandLine).cursor_blink = False
         self._unsubscribe = self.session.subscribe(self._on_session_event)
+        self._restore_signals = on_exit_signals(self.exit_on_signal)
         self.builder = FrameBuilder(self.session)
         self.theme_changed_signal.subscribe(self, self._restyle)
         self.query_one(StatusLine).show_view(self.session.view())
@@ -188,6 +197,7 @@ class DebuggerApp(ActionsMixin, App[int]):
             self.call_after_refresh(self.show_frame, self.frame)
 
     def on_unmount(self) -> None:
+        self._restore_signals()
         if self._unsubscribe is not None:
             self._unsubscribe()
         self.builder.close()
@@ -213,12 +223,17 @@ class DebuggerApp(ActionsMixin, App[int]):
     def _engine(self, lines: tuple[str, ...]) -> tuple[Outcome, ...]:
         outcomes: list[Outcome] = []
         frame: Frame | None = None
+        words = [line.split(maxsplit=1)[0] for line in lines if line]
         try:
-            for line in lines:
-                outcome = run_line(self.session, line)
-                if outcome is not None:
-                    outcomes.append(outcome)
-            frame = self.builder.build([line.split(maxsplit=1)[0] for line in lines if line])
+            with self.stopper.running():
+                for line in lines:
+                    outcome = run_line(self.session, line)
+                    if outcome is not None:
+                        outcomes.append(outcome)
+                frame = self.builder.build(words)
+        except KeyboardInterrupt:  # Ctrl+C twice, outside a node (a long `print`, say)
+            outcomes.append(Outcome("tui", False, self.session.status, "Interrupted (Ctrl-C)."))
+            frame = self._frame_after_interrupt(words)
         except Exception as exc:  # a bug of ours: report it, keep the TUI alive
             outcomes.append(Outcome("tui", False, self.session.status, f"internal error: {exc!r}"))
         self.post_message(self.CommandsFinished(lines, tuple(outcomes), frame))
@@ -242,15 +257,23 @@ class DebuggerApp(ActionsMixin, App[int]):
         if message.frame is not None:
             self.show_frame(message.frame)
         if any(o.command == "quit" and o.ok for o in message.outcomes):
-            self.quitting = True
-            self._idle.set()  # nothing more will run: nobody waits for the engine forever
-            self.exit(self.exit_status)
+            self.exit_now(self.exit_status)
+
+    def _frame_after_interrupt(self, words: list[str]) -> Frame | None:
+        try:
+            return self.builder.build(words)
+        except Exception:
+            return None
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The engine is idle once its last worker finished (its frame was shown before)."""
         if event.worker.group != "engine" or not event.worker.is_finished:
             return
         if not any(w.group == "engine" and not w.is_finished for w in self.workers):
+            if self.quit_pending and not self.quitting:  # the node stopped: quit now
+                self.quit_pending = False
+                self.run_lines(["quit"])
+                return
             self.busy = False
             self.refresh_bindings()
             self._idle.set()

@@ -7,8 +7,8 @@ The widgets only render a :class:`Frame`; they never call the session.
 
 Cost per step stays flat as the history grows: the history tree is laid out from the
 session's history entries (no snapshot values are loaded), and who last wrote each channel
-is folded from the commits the builder sees, re-read from the snapshots only after a jump
-(``goto``, a reopened session, the REPL).
+is folded from the commits the builder sees, and after a jump (``goto``, a reopened session,
+the REPL) from the ``changes`` of the entries on the branch (no snapshot is loaded either).
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal, cast
 
 from sgdebug.debugger import Edited, Event, HistoryEntry, Started, Stepped, TaskRan
+from sgdebug.debugger.history import last_changes
 from sgdebug.inspect import (
     ChannelRow,
     HistoryTree,
     LastChange,
     StepDiff,
     TaskRow,
-    changes_from_history,
     fold_changes,
     fold_edit,
     history_tree,
@@ -139,7 +139,7 @@ class FrameBuilder:
         history = session.history() if session.started else None
         entries: tuple[HistoryEntry, ...] = history.value if history and history.ok else ()
         if self._stale:
-            self.changes = self._changes_along(view, entries)
+            self.changes = last_changes(entries)
             self._stale = False
         before, after = breakpoint_nodes(view.breakpoints)
         tasks = task_rows(
@@ -171,23 +171,6 @@ class FrameBuilder:
             self.durations[event.task.name] = event.task.duration
         elif isinstance(event, Edited):
             self.changes = fold_edit(event.keys, self.session.view().step - 1, self.changes)
-
-    def _changes_along(
-        self, view: SessionView, entries: Sequence[HistoryEntry]
-    ) -> tuple[LastChange, ...]:
-        """The last writers read from the snapshots from the root to the current one."""
-        current = next((e for e in entries if e.current), None)
-        path: list[HistoryEntry] = []
-        while current is not None:
-            path.append(current)
-            parent = current.parent_index
-            current = entries[parent] if parent is not None else None
-        snapshots = []
-        for entry in reversed(path):
-            shown = self.session.show(str(entry.index))
-            if shown.ok and isinstance(shown.value, StateSnapshot):
-                snapshots.append(shown.value)
-        return changes_from_history(snapshots)
 
     def _channel_rows(self) -> tuple[ChannelRow, ...]:
         session = self.session

@@ -138,7 +138,8 @@ TUI_BINDINGS: Final[tuple[Binding, ...]] = (
     Binding("exclamation_mark", "repl", "REPL", show=False, id="repl",
             tooltip="Suspend into the REPL on this session; leave it to come back"),
     Binding("ctrl+c", "pause", "Pause", id="pause", priority=True,
-            tooltip="Pause a running command at the next superstep"),
+            tooltip="Pause a running command at the next superstep; press again to interrupt "
+            "the running node"),
     Binding("tab", "pane(1)", "Next pane", show=False, id="next_pane", priority=True,
             tooltip="Focus the next pane"),
     Binding("shift+tab", "pane(-1)", "Previous pane", show=False, id="previous_pane",

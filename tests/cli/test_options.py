@@ -122,6 +122,36 @@ def test_the_recursion_limit_must_be_positive(sgdebug: Sgdebug) -> None:
     assert "--recursion-limit" in result.stderr
 
 
+LONG_LOOP = """\
+from typing import TypedDict
+from sgdebug.runtime import END, START, StateGraph
+
+class State(TypedDict):
+    n: int
+
+builder = StateGraph(State)
+builder.add_node("tick", lambda state: {"n": state["n"] + 1})
+builder.add_edge(START, "tick")
+builder.add_conditional_edges("tick", lambda s: "tick" if s["n"] < 60 else END)
+graph = builder.compile()
+"""
+
+
+def test_the_recursion_limit_help_states_the_runtimes_default(
+    sgdebug: Sgdebug, write: Write
+) -> None:
+    from sgdebug.runtime._constants import DEFAULT_RECURSION_LIMIT
+
+    write("long.py", LONG_LOOP)
+
+    helped = sgdebug("run", "--help")
+    long_run = sgdebug("run", "long:graph", "--input", '{"n": 0}', stdin="continue\n")
+
+    assert f"(default {DEFAULT_RECURSION_LIMIT}, as LangGraph" in " ".join(helped.stdout.split())
+    assert long_run.returncode == 0, long_run.stdout  # 60 supersteps: far more than 25
+    assert long_run.stdout.endswith("The run finished.\n")
+
+
 def test_a_foreign_session_file_is_refused_and_kept(sgdebug: Sgdebug, write: Write) -> None:
     notes = write("notes.db", "not a database\n")
     before = hashlib.sha256(notes.read_bytes()).hexdigest()

@@ -65,7 +65,7 @@ def test_breakpoints_from_the_command_line_stop_the_run(sgdebug: Sgdebug) -> Non
         "run", "app:graph", "--input", START, "--break-before", "second", stdin="continue\ntasks\n"
     )
 
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 3, result.stderr  # the script ended stopped at the breakpoint
     assert "breakpoint 1 (before second)" in result.stdout
     assert "[pending] second" in result.stdout
 
@@ -185,7 +185,9 @@ def test_a_session_file_reopens_where_it_stopped(sgdebug: Sgdebug) -> None:
         "run", "app:graph", "--input", START, "--session", "s.sgdb", "--recursion-limit", "9",
         stdin="step\nbreak after second if state['count'] > 10\n",
     )  # fmt: skip
-    second = sgdebug("run", "--session", "s.sgdb", stdin="breaks\nstate\ncontinue\nprint state\n")
+    second = sgdebug(  # --trust: the file's target, and its condition, are this user's own
+        "run", "--session", "s.sgdb", "--trust", stdin="breaks\nstate\ncontinue\nprint state\n"
+    )
 
     assert first.returncode == 0, first.stderr
     assert second.returncode == 0, second.stderr
@@ -216,7 +218,7 @@ def test_a_session_reopens_from_another_directory_with_its_inputs_classes(
             stdin='restart {"count": 1, "log": [Tag("x")]}\n')  # fmt: skip
 
     reopened = subprocess.run(
-        [sys.executable, "-m", "sgdebug", "run", "--session", str(session)],
+        [sys.executable, "-m", "sgdebug", "run", "--session", str(session), "--trust"],
         cwd=tmp_path_factory.mktemp("elsewhere"),
         input="restart\nstep\nprint type(state['log'][0]).__name__\n",
         capture_output=True,
@@ -284,7 +286,9 @@ def test_a_session_killed_mid_run_reopens_at_its_last_step(
     killed.send_signal(signal.SIGKILL)
     killed.wait(timeout=30)
 
-    reopened = sgdebug("run", "--session", "slow.sgdb", stdin="print state['n']\nstep 3\n")
+    reopened = sgdebug(
+        "run", "slow:graph", "--session", "slow.sgdb", stdin="print state['n']\nstep 3\n"
+    )
 
     assert reopened.returncode == 0, reopened.stderr
     lines = reopened.stdout.splitlines()

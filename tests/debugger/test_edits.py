@@ -152,7 +152,10 @@ def pydantic_graph() -> Any:
     [
         ("set count = 'many'", "count: Input should be a valid integer"),
         ("set count = -1", "count: Input should be greater than or equal to 0 (got -1)"),
-        ("update {'log': 'not a list'}", "log: TypeError: can only concatenate list"),
+        (
+            "update {'log': 'not a list'}",
+            "the reducer of 'log' (operator.add) rejects it: TypeError: can only concatenate",
+        ),
         ("update {'count': [1]}", "count: Input should be a valid integer"),
         (
             "update {'log': [1]}",

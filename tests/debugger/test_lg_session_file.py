@@ -359,7 +359,7 @@ def test_a_langgraph_session_reopens_where_it_stopped(run: Run) -> None:
         stdin="break before answer\nstep 2\nset count = 7\nhistory\nquit\n",
     )
     script = f"history\nbreaks\nprint state['count']\ncontinue\ncontinue\n{RESULT}\n"
-    second = run("--session", "s.sgdb", stdin=script)
+    second = run("app.py:graph", "--session", "s.sgdb", stdin=script)
 
     assert first.returncode == 0, first.stderr
     assert second.returncode == 0, second.stderr
@@ -384,7 +384,7 @@ def test_a_tampered_langgraph_row_is_a_clear_error_and_nothing_runs(
             (pickle.dumps(_Touch(marker)),),
         )
 
-    reopened = run("--session", "s.sgdb", stdin="print state\n")
+    reopened = run("--session", "s.sgdb", "--trust", stdin="print state\n")
 
     assert reopened.returncode == 2
     assert "session file s.sgdb is damaged and cannot be reopened" in reopened.stderr
@@ -401,7 +401,8 @@ NATIVE = APP.replace("from langgraph.graph import", "from sgdebug.runtime import
 def test_a_native_graphs_session_file_reopens_as_before(run: Run, tmp_path: Path) -> None:
     (tmp_path / "native_app.py").write_text(NATIVE)
     first = run("native_app.py:graph", "--input", INPUT, "--session", "n.sgdb", stdin="step 2\n")
-    second = run("--session", "n.sgdb", stdin=f"print state['count']\ncontinue\n{RESULT}\n")
+    script = f"print state['count']\ncontinue\n{RESULT}\n"
+    second = run("native_app.py:graph", "--session", "n.sgdb", stdin=script)
 
     assert first.returncode == 0, first.stderr
     assert second.returncode == 0, second.stderr

@@ -26,7 +26,7 @@ from sgdebug.runtime.checkpoint.serde import Unresolved
 from sgdebug.sample_graphs import linear, loop
 
 ROOT = Path(__file__).resolve().parents[2]
-BREAKS = ({"number": 1, "kind": "before", "node": "attempt", "condition": "state['count'] > 2"},)
+BREAKS = ({"number": 1, "kind": "before", "target": "attempt", "condition": "state['count'] > 2"},)
 
 
 @pytest.fixture
@@ -97,12 +97,15 @@ def test_partial_saves_change_one_field_each(path: Path, session: SessionFile) -
 
 
 def test_breakpoints_are_stored_as_json(session: SessionFile) -> None:
-    session.save(record(breakpoints=({"node": "a", "span": (1, 2)},)))
+    watch = {"number": 2, "kind": "watch", "target": "count", "condition": None, "hits": 3}
+    session.save(record(breakpoints=(watch,)))
 
     assert session.record is not None
-    assert session.record.breakpoints == ({"node": "a", "span": [1, 2]},)
+    assert session.record.breakpoints == (watch,)
     with pytest.raises(SessionFileError, match="cannot save the breakpoints"):
         session.save_breakpoints([{"when": dt.date(2024, 1, 1)}])
+    with pytest.raises(SessionFileError, match=r"cannot save the breakpoints.*'kind'"):
+        session.save_breakpoints([{"number": 1, "kind": "sideways", "target": "a"}])
 
 
 def test_an_input_the_serialiser_refuses_is_a_clear_error(session: SessionFile) -> None:
@@ -122,9 +125,10 @@ def test_the_file_is_the_store_a_session_saves_to(session: SessionFile) -> None:
 
     store.save_thread("t9")
     store.save_input([1])
-    store.save_breakpoints([{"number": 1}])
+    store.save_breakpoints([{"number": 1, "kind": "after", "target": "attempt"}])
 
-    assert session.record == record(thread_id="t9", input=[1], breakpoints=({"number": 1},))
+    saved = ({"number": 1, "kind": "after", "target": "attempt"},)
+    assert session.record == record(thread_id="t9", input=[1], breakpoints=saved)
 
 
 def test_history_and_session_share_one_file(path: Path, session: SessionFile) -> None:
@@ -280,7 +284,7 @@ while True:
     thread = f"run-{n}"
     session.save_thread(thread)
     graph.invoke({"count": 0}, {"configurable": {"thread_id": thread}})
-    session.save_breakpoints([{"number": n, "kind": "before", "node": "attempt"}])
+    session.save_breakpoints([{"number": n, "kind": "before", "target": "attempt"}])
     if n == 3:
         print("ready", flush=True)
 """

@@ -25,6 +25,7 @@ from .conftest import Recorder, settle
 from .harness import CHECKPOINT, check_expectations, diff, run_program
 from .programs import (  # noqa: F401 - registers the programs
     checkpoint,
+    checkpoint_failures,
     checkpoint_history,
     checkpoint_interrupts,
     checkpoint_update,

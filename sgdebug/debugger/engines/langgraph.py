@@ -32,6 +32,8 @@ from sgdebug.debugger.engines._lg_model import (
     to_langgraph,
     writers_of,
 )
+from sgdebug.debugger.engines._lg_snapshots import NONE as _NONE
+from sgdebug.debugger.engines._lg_snapshots import Snapshots
 from sgdebug.debugger.history import config_for
 from sgdebug.debugger.results import ErrorInfo, HistoryEntry, Mutation, TaskInfo
 from sgdebug.debugger.runinfo import format_traceback, pregel_task_info
@@ -108,7 +110,7 @@ class LangGraphEngine:
         self._stop = 0
         """The last step the run may start (LangGraph's ``stop``: its first step plus the
         recursion limit plus one); a step after it fails with ``GraphRecursionError``."""
-        self._cache: dict[str, StateSnapshot] = {}
+        self._snaps = Snapshots(self.graph, checkpointer, self.model)
         self._writers: dict[str, tuple[str, ...]] = {}
         """Checkpoint -> the nodes an edit was applied as (so the next edit keeps the plan)."""
 
@@ -139,7 +141,8 @@ class LangGraphEngine:
         ones applied (they will not run again), the interrupts answered so far gone."""
         snap = self.snapshot()
         if snap is not None and snap.interrupts and self.is_latest():
-            return self._thread_state()
+            assert self.thread_id is not None and self.cursor is not None
+            return self._snaps.thread(self.thread_id, self.cursor)
         return snap
 
     def tasks(self) -> tuple[TaskInfo, ...]:
@@ -155,7 +158,9 @@ class LangGraphEngine:
             # other branch's.
             infos.append(pregel_task_info(task, given, triggers, latest=latest))
         if latest and subgraphs.has_subgraph_tasks(snap):  # older: another run's subgraph
-            return subgraphs.with_subgraphs(infos, self._subgraph_states())
+            assert self.thread_id is not None and self.cursor is not None
+            states = self._snaps.subgraph_states(self.thread_id, self.cursor)
+            return subgraphs.with_subgraphs(infos, states)
         return tuple(infos)
 
     def interrupts(self) -> tuple[Interrupt, ...]:
@@ -168,11 +173,12 @@ class LangGraphEngine:
         checkpoint = checkpoint_id or self.cursor
         if self.thread_id is None or checkpoint is None:
             return None
-        found = self._cache.get(checkpoint)
-        if found is None:
-            found = convert.snapshot(self.graph.get_state(config_for(self.thread_id, checkpoint)))
-            self._cache[checkpoint] = found
-        return found
+        return self._snaps.at(self.thread_id, checkpoint)
+
+    def failure(self) -> ErrorInfo | None:
+        if self.thread_id is None or self.cursor is None:
+            return None
+        return self._snaps.failure(self.thread_id, self.cursor, self.step, head=self.is_latest())
 
     def latest_id(self) -> str | None:
         return None if self.thread_id is None else self.find(self.thread_id)
@@ -194,8 +200,13 @@ class LangGraphEngine:
     def history(self) -> tuple[HistoryEntry, ...]:
         if self.thread_id is None:
             return ()
-        snaps = [convert.snapshot(s) for s in self.graph.get_state_history(self._thread())]
-        return history_entries(snaps[::-1], self.cursor)
+        return history_entries(self._snaps.history(self.thread_id)[::-1], self.cursor)
+
+    def snapshot_index(self) -> int | None:
+        current = self.checkpoint_id
+        if current is None:
+            return None
+        return next((e.index for e in self.history() if e.checkpoint_id == current), None)
 
     def channel_rows(self, changes: Sequence[LastChange]) -> tuple[ChannelRow, ...]:
         snap = self.snapshot()
@@ -207,7 +218,7 @@ class LangGraphEngine:
     # -- moving ----------------------------------------------------------------------------
 
     def start(self, thread_id: str, input: Any, checkpoint_id: str | None) -> None:
-        self._cache.clear()
+        self._snaps.forget()
         if input is None:  # continue the thread from the snapshot
             if self.find(thread_id, checkpoint_id) is None:
                 raise EngineRefused("Received no input for __start__")
@@ -247,9 +258,9 @@ class LangGraphEngine:
                     raise convert.recursion_error(self.recursion_limit)
                 self._announced = True
                 tasks = self.tasks()
-                if not tasks:
+                if not tasks and self._snaps.unplanned(self.cursor) is None:
                     return Settled("done", self.step)
-                if observer.planned(self.step, tasks):
+                if tasks and observer.planned(self.step, tasks):
                     return Settled("paused", self.step)
             settled = self._superstep(observer)
             if settled is not None:
@@ -278,6 +289,10 @@ class LangGraphEngine:
 
     def edit(self, writes: Sequence[tuple[str, Any]]) -> int:
         assert self.thread_id is not None and self.cursor is not None
+        redone = self._snaps.redo_with(self.thread_id, self.cursor, writes)
+        if redone is not None:  # LangGraph cannot plan from here: made again from before
+            self._moved_to(redone[0], (redone[1],))
+            return 0
         values = {key: to_langgraph(value) for key, value in writes}
         tasks = self.tasks()
         done = [t for t in tasks if t.done]
@@ -305,6 +320,8 @@ class LangGraphEngine:
 
     def update_as(self, values: Mapping[str, Any], as_node: str) -> None:
         assert self.thread_id is not None
+        if reason := self._snaps.why_not_edit(self.thread_id, self.cursor or ""):
+            raise EngineRefused(reason)  # (LangGraph would plan the step after it first)
         try:
             config = self.graph.update_state(
                 self._here(), {k: to_langgraph(v) for k, v in values.items()}, as_node=as_node
@@ -323,8 +340,6 @@ class LangGraphEngine:
     def _superstep(self, observer: Observer) -> Settled | None:
         """Run the pending step (one ``stream`` call); ``None`` when it committed and the
         next step's plan is still to be told."""
-        from langgraph.errors import GraphRecursionError
-
         assert self.thread_id is not None and self.cursor is not None
         parent, step, before = self.cursor, self.step, (self.snapshot() or _NONE).values
         # LangGraph's stop for this call is ``step + limit + 1``: the run's own, so that
@@ -335,61 +350,64 @@ class LangGraphEngine:
         at = None if parent == self.latest_id() else parent
         config = self._config(self.thread_id, at, limit=remaining)
         names: dict[str, str] = {}
-        try:
-            self._stream(answer, config, names, observer)
-        except GraphRecursionError:
-            raise
-        except Exception as exc:
-            return self._failed(exc, observer)
-        finally:
-            self._cache.clear()
+        error = self._stream(answer, config, names, observer)
         latest = self.latest_id()
         assert latest is not None
-        self.cursor = latest
-        if latest == parent or (self.snapshot() or _NONE).interrupts:
+        self.cursor = latest  # (a fork LangGraph made of ``parent``, if nothing committed)
+        if error is not None and not self._committed(latest, parent):
+            return self._failed(error, observer)
+        if error is None and (latest == parent or (self.snapshot() or _NONE).interrupts):
             found = self.interrupts()
             if found:
                 return Settled("interrupted", self.step, found)
             return Settled("paused", self.step)
-        # The checkpoint the step ran from: ``parent``, or the fork LangGraph made of it.
-        ran_from = checkpoint_of((self.snapshot() or _NONE).parent_config) or parent
-        stored = self.saver.get_tuple(config_for(self.thread_id, ran_from))
-        writes = list(stored.pending_writes or ()) if stored is not None else []
-        planned = self.snapshot(ran_from)
-        names.update({t.id: t.name for t in planned.tasks} if planned is not None else {})
-        versions = self.saver.get_tuple(config_for(self.thread_id, latest))
-        channel_versions = versions.checkpoint["channel_versions"] if versions else {}
         after = self.values()
-        record = convert.commit_record(
-            step,
-            before if isinstance(before, Mapping) else {},
-            after if isinstance(after, Mapping) else {},
-            writes,
-            names,
-            channel_versions,
-        )
+        change = (step, before, after)
+        record = self._snaps.commit_record(self.thread_id, latest, parent, names, change)
         observer.committed(record, latest)
+        if error is not None:  # it committed, then the next step's inputs failed
+            return self._failed(error, observer)
         self._announced = False
         return None
 
+    def _committed(self, latest: str, parent: str) -> bool:
+        """Whether the step made ``latest`` (a ``loop`` checkpoint after ``parent``)."""
+        stored = self.saver.get_tuple(config_for(self.thread_id or "", latest))
+        return latest != parent and stored is not None and stored.metadata.get("source") == "loop"
+
     def _stream(
         self, answer: Any, config: dict[str, Any], names: dict[str, str], observer: Observer
-    ) -> None:
+    ) -> Exception | None:
         """One superstep through ``stream``; tells the observer each task that finished
-        (a subgraph's too, named ``parent/inner``)."""
+        (a subgraph's too, named ``parent/inner``). Returns the error the step ended with
+        (the recursion limit's is raised)."""
+        from langgraph.errors import GraphRecursionError
+
         events = subgraphs.StepEvents(observer, names)
-        for namespace, _mode, event in self.graph.stream(
-            answer, config, interrupt_before="*", stream_mode=["debug"], subgraphs=True
-        ):
-            events.see(namespace, event)
+        try:
+            for namespace, _mode, event in self.graph.stream(
+                answer, config, interrupt_before="*", stream_mode=["debug"], subgraphs=True
+            ):
+                events.see(namespace, event)
+        except GraphRecursionError:
+            raise
+        except Exception as exc:
+            return exc
+        finally:
+            self._snaps.forget()
+        return None
 
     def _failed(self, exc: Exception, observer: Observer) -> Settled:
         """A step raised: a node's error is a failed step (``retry`` runs it again)."""
-        self._cache.clear()  # the snapshot read before the step knows nothing of the error
+        self._snaps.forget()  # the snapshot read before the step knows nothing of the error
         snap = self.snapshot()
         failed = next((t for t in snap.tasks if t.error is not None), None) if snap else None
         if failed is None:
-            raise exc
+            assert self.thread_id is not None and self.cursor is not None
+            found = self._snaps.step_failure(exc, self.thread_id, self.cursor, self.step)
+            if found is None or not observer.errored(found):
+                raise exc
+            return Settled("error", self.step, error=found)
         info = ErrorInfo(
             node=failed.name,
             task_id=failed.id,
@@ -410,12 +428,12 @@ class LangGraphEngine:
         self.thread_id = thread_id
         self.cursor = self.find(thread_id, checkpoint_id)
         self._live, self._input, self._announced = live, None, not live
-        self._cache.clear()
+        self._snaps.forget()
         # Going on from a stored snapshot is a new LangGraph invocation: it counts from there.
         self._stop = self.step + self.recursion_limit + 1
 
     def _moved_to(self, config: Mapping[str, Any], writers: tuple[str, ...]) -> None:
-        self._cache.clear()
+        self._snaps.forget()
         self.cursor = checkpoint_of(config)
         self._writers[self.cursor] = writers
         self._announced = True
@@ -449,28 +467,6 @@ class LangGraphEngine:
             return []
         return list(stored.checkpoint.get("channel_values", {}).get(_TASKS) or ())
 
-    def _subgraph_states(self) -> dict[str, StateSnapshot]:
-        """Task id -> its subgraph's snapshot, at the current snapshot (read once: it costs)."""
-        key = f"{self.cursor} subgraphs"
-        found = self._cache.get(key)
-        if found is None:
-            found = convert.snapshot(self.graph.get_state(self._here(), subgraphs=True))
-            self._cache[key] = found
-        return subgraphs.subgraph_states(found)
-
-    def _thread_state(self) -> StateSnapshot:
-        """The thread's latest snapshot as ``get_state`` shows the thread (not one id)."""
-        key = f"{self.cursor} thread"
-        found = self._cache.get(key)
-        if found is None:
-            found = convert.snapshot(self.graph.get_state(self._thread()))
-            self._cache[key] = found
-        return found
-
-    def _thread(self) -> dict[str, Any]:
-        assert self.thread_id is not None
-        return {"configurable": {"thread_id": self.thread_id}}
-
     def _here(self) -> dict[str, Any]:
         assert self.thread_id is not None
         return config_for(self.thread_id, self.cursor)
@@ -479,9 +475,6 @@ class LangGraphEngine:
         config = config_for(thread_id, checkpoint_id)
         config["recursion_limit"] = limit
         return config
-
-
-_NONE = StateSnapshot(None, (), {}, None, None, None, (), ())
 
 
 def _describe(exc: BaseException) -> str:

@@ -17,9 +17,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from sgdebug.debugger.engine import Capabilities, EngineRefused, Observer, Settled
+from sgdebug.debugger.engines._native_history import history
 from sgdebug.debugger.history import config_for
-from sgdebug.debugger.results import HistoryEntry, Mutation, TaskInfo
-from sgdebug.debugger.runinfo import error_info, mutation, pregel_task_info, task_info
+from sgdebug.debugger.results import ErrorInfo, HistoryEntry, Mutation, TaskInfo
+from sgdebug.debugger.runinfo import (
+    error_info,
+    failure_info,
+    mutation,
+    pregel_task_info,
+    task_info,
+)
 from sgdebug.inspect import ChannelRow, LastChange, channel_rows, snapshot_channel_rows
 from sgdebug.runtime import (
     BaseHook,
@@ -28,12 +35,14 @@ from sgdebug.runtime import (
     Interrupt,
     Run,
     StateSnapshot,
+    StepFailure,
     Task,
+    inspect_state,
 )
+from sgdebug.runtime.checkpoint import BaseCheckpointSaver
 
 __all__ = ["NativeEngine"]
 
-_SPECIAL = ("__error__", "__interrupt__", "__resume__", "__no_writes__")
 CAPABILITIES = Capabilities("native", "sgdebug.runtime (every feature)")
 
 
@@ -65,6 +74,12 @@ class _Hook(BaseHook):
         state = run.read_values(run.graph.stream_keys)
         return self.observer.errored(error_info(error, task=task, step=run.step, state=state))
 
+    def on_step_error(self, run: Run, failure: StepFailure) -> bool:
+        if self.observer is None:
+            return False
+        state = run.read_values(run.graph.stream_keys)
+        return self.observer.errored(failure_info(failure, state=state))
+
 
 @dataclass(frozen=True, slots=True)
 class _Preview:
@@ -74,6 +89,8 @@ class _Preview:
     step: int
     tasks: tuple[TaskInfo, ...]
     interrupts: tuple[Interrupt, ...]
+    failure: ErrorInfo | None = None
+    """Why its pending step fails outside its tasks (its stored writes, or inputs)."""
 
 
 class NativeEngine:
@@ -151,7 +168,17 @@ class NativeEngine:
         if self.thread_id is None or checkpoint is None:
             return None
         latest = checkpoint == self.latest_id()
-        return self.compiled.get_state(config_for(self.thread_id, None if latest else checkpoint))
+        config = config_for(self.thread_id, None if latest else checkpoint)
+        return inspect_state(self.compiled, config)[0]  # (where get_state would raise)
+
+    def failure(self) -> ErrorInfo | None:
+        run = self.run
+        if run is not None:
+            found = run.failure if run.status == "error" else None
+            return None if found is None else failure_info(found, state=self.values())
+        if self.thread_id is None or self.cursor is None:
+            return None
+        return self._at().failure
 
     def latest_id(self) -> str | None:
         if self.thread_id is None:
@@ -174,7 +201,14 @@ class NativeEngine:
     def history(self) -> tuple[HistoryEntry, ...]:
         if self.thread_id is None:
             return ()
-        return _history(self.compiled, self.thread_id, self.checkpoint_id)
+        return history(self.compiled, self.thread_id, self.checkpoint_id)
+
+    def snapshot_index(self) -> int | None:
+        current = self.checkpoint_id
+        if self.thread_id is None or current is None or self.find(self.thread_id, current) is None:
+            return None
+        saver: BaseCheckpointSaver = self.compiled.checkpointer
+        return saver.count_before(self.thread_id, current)
 
     # -- moving ----------------------------------------------------------------------------
 
@@ -228,10 +262,13 @@ class NativeEngine:
     def edit(self, writes: Sequence[tuple[str, Any]]) -> int:
         run = self._run()
         done = [t for t in run.tasks if t.done]
+        self._hook.observer = _Quiet()  # the edited step's inputs may fail: kept, to edit again
         try:
             run.edit(writes, discard_done=True)
         except Exception as exc:
             raise EngineRefused(_describe(exc)) from exc
+        finally:
+            self._hook.observer = None
         return len(done)
 
     def update_as(self, values: Mapping[str, Any], as_node: str) -> None:
@@ -296,9 +333,11 @@ class NativeEngine:
 
     def _settled(self, run: Run, status: str) -> Settled:
         if status == "error":
+            state = run.read_values(self.compiled.stream_keys)
+            if run.failure is not None:
+                return Settled("error", run.step, error=failure_info(run.failure, state=state))
             task = run.failed
             error = task.error if task is not None and task.error is not None else None
-            state = run.read_values(self.compiled.stream_keys)
             info = error_info(error or RuntimeError(), task=task, step=run.step, state=state)
             return Settled("error", run.step, error=info)
         if status == "interrupted":
@@ -361,42 +400,13 @@ def _describe(exc: BaseException) -> str:
     return describe_error(exc)
 
 
-def _history(
-    graph: CompiledStateGraph, thread_id: str, current: str | None
-) -> tuple[HistoryEntry, ...]:
-    """Every snapshot of the thread, oldest first."""
-    saver = graph.checkpointer
-    records = list(saver.list_records(thread_id))[::-1]
-    index = {r.id: i for i, r in enumerate(records)}
-    parents = {r.parent_id for r in records}
-    entries = []
-    for i, record in enumerate(records):
-        ran: tuple[str, ...] = ()
-        if record.source == "loop" and record.parent_id is not None:
-            writes = saver.get_writes(thread_id, record.parent_id)
-            found = [w.task_name for w in writes if w.channel not in _SPECIAL]
-            ran = tuple(dict.fromkeys(found))
-        entries.append(
-            HistoryEntry(
-                index=i,
-                checkpoint_id=record.id,
-                parent_index=index.get(record.parent_id) if record.parent_id else None,
-                step=record.step,
-                source=record.source,
-                created_at=record.created_at,
-                ran=ran,
-                current=record.id == current,
-                head=record.id not in parents,
-            )
-        )
-    return tuple(entries)
-
-
 def _preview(
     graph: CompiledStateGraph, thread_id: str, checkpoint_id: str, *, latest: bool
 ) -> _Preview:
-    """The values and pending tasks of a snapshot, with each task's input."""
-    snapshot = graph.get_state(config_for(thread_id, None if latest else checkpoint_id))
+    """The values and pending tasks of a snapshot, with each task's input (and why its
+    pending step fails, when the writes stored for it or its inputs do)."""
+    config = config_for(thread_id, None if latest else checkpoint_id)
+    snapshot, failed = inspect_state(graph, config)
     try:
         planned = graph.next_tasks(config_for(thread_id, checkpoint_id))
         inputs = {t.id: (t.input, tuple(t.triggers)) for t in planned}
@@ -408,4 +418,5 @@ def _preview(
     metadata = snapshot.metadata or {}
     step = int(metadata.get("step", -1)) + 1
     interrupts = tuple(snapshot.interrupts) if latest else ()
-    return _Preview(snapshot, step, tasks, interrupts)
+    failure = failure_info(failed, state=snapshot.values) if failed is not None else None
+    return _Preview(snapshot, step, tasks, interrupts, failure)

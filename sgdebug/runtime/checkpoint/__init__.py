@@ -7,6 +7,8 @@ from sgdebug.runtime.checkpoint.base import (
     Blob,
     CheckpointRecord,
     PendingWrite,
+    RecordInfo,
+    WriteInfo,
     time_ordered_ids,
     utc_clock,
 )
@@ -20,7 +22,9 @@ __all__ = [
     "CorruptCheckpointError",
     "InMemorySaver",
     "PendingWrite",
+    "RecordInfo",
     "SqliteSaver",
+    "WriteInfo",
     "time_ordered_ids",
     "utc_clock",
 ]

@@ -20,9 +20,11 @@ __all__ = [
     "CheckpointRecord",
     "GONE",
     "PendingWrite",
+    "RecordInfo",
     "SaveEntry",
     "Source",
     "TaskWrites",
+    "WriteInfo",
     "CheckpointId",
     "build_record",
     "format_time",
@@ -81,6 +83,27 @@ class PendingWrite(NamedTuple):
     channel: str
     """A channel, or ``__error__`` / ``__interrupt__`` / ``__resume__``."""
     value: Any
+
+
+class RecordInfo(NamedTuple):
+    """Where a checkpoint stands in its thread's history: a :class:`CheckpointRecord` without
+    its versions, blob map and metadata."""
+
+    id: str
+    parent_id: str | None
+    step: int
+    source: Source
+    created_at: str
+
+
+class WriteInfo(NamedTuple):
+    """Who wrote what against a checkpoint: a :class:`PendingWrite` without its value."""
+
+    checkpoint_id: str
+    task_id: str
+    task_name: str
+    path: tuple[Any, ...]
+    channel: str
 
 
 class TaskWrites(NamedTuple):
@@ -359,6 +382,25 @@ class BaseCheckpointSaver(ABC):
     @abstractmethod
     def get_writes(self, thread_id: str, checkpoint_id: str) -> list[PendingWrite]:
         """The pending writes recorded against a checkpoint, in task then write order."""
+
+    def list_record_info(self, thread_id: str) -> Iterator[RecordInfo]:
+        """Every checkpoint of the thread, newest first, as :class:`RecordInfo` (history
+        views read this). Savers override it with a lighter read than :meth:`list_records`."""
+        for r in self.list_records(thread_id):
+            yield RecordInfo(r.id, r.parent_id, r.step, r.source, r.created_at)
+
+    def count_before(self, thread_id: str, checkpoint_id: str) -> int:
+        """How many checkpoints of the thread have an id below ``checkpoint_id``: its
+        number in the thread's history, oldest first. Savers override it with a count."""
+        return sum(1 for r in self.list_record_info(thread_id) if r.id < checkpoint_id)
+
+    def list_write_info(self, thread_id: str) -> Iterator[WriteInfo]:
+        """Every pending write of the thread without its value, grouped by checkpoint, a
+        task's writes together (history views read this: no value is decoded). Savers
+        override it with one read."""
+        for record in self.list_records(thread_id):
+            for w in self.get_writes(thread_id, record.id):
+                yield WriteInfo(record.id, w.task_id, w.task_name, w.path, w.channel)
 
     def encode(self, value: Any, channel: str) -> bytes:
         """Encode a channel value for storage."""

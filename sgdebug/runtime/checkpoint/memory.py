@@ -16,6 +16,7 @@ from sgdebug.runtime.checkpoint.base import (
     PendingWrite,
     SaveEntry,
     TaskWrites,
+    WriteInfo,
     build_record,
     id_text,
     sequential_ids,
@@ -261,6 +262,10 @@ class InMemorySaver(BaseCheckpointSaver):
         for key in sorted(records, reverse=True):
             yield records[key]
 
+    def count_before(self, thread_id: str, checkpoint_id: str) -> int:
+        self.sync(thread_id)
+        return sum(1 for key in self.records.get(thread_id, {}) if key < checkpoint_id)
+
     def get_blob(self, thread_id: str, blob_id: str) -> Blob:
         self.sync(thread_id)
         return self.blobs[thread_id][blob_id]
@@ -275,8 +280,18 @@ class InMemorySaver(BaseCheckpointSaver):
         return [
             PendingWrite(w.task_id, w.task_name, w.path, w.channel, self.decode(w.value))
             for slots in by_task.values()
-            for _, w in sorted(slots.items(), key=lambda item: (item[0] < 0, abs(item[0])))
+            for _, w in sorted(slots.items(), key=_slot_order)
         ]
+
+    def list_write_info(self, thread_id: str) -> Iterator[WriteInfo]:
+        for record in self.list_records(thread_id):
+            key = (thread_id, record.id)
+            if key in self.batches:
+                with self.lock:
+                    self._unpack(key)
+            for slots in self.writes.get(key, {}).values():
+                for _, w in sorted(slots.items(), key=_slot_order):
+                    yield WriteInfo(record.id, w.task_id, w.task_name, w.path, w.channel)
 
     def encode(self, value: Any, channel: str) -> Any:
         kind = type(value)
@@ -318,6 +333,11 @@ class InMemorySaver(BaseCheckpointSaver):
             except Exception:
                 return kept
         return super().decode(data)
+
+
+def _slot_order(item: tuple[int, PendingWrite]) -> tuple[bool, int]:
+    """A task's channel writes in order, then its special writes (see ``write_slots``)."""
+    return item[0] < 0, abs(item[0])
 
 
 def _pending(checkpoint_id: str, writes: Sequence[TaskWrites]) -> list[list[PendingWrite]]:

@@ -14,13 +14,15 @@ from sgdebug.runtime.checkpoint.base import (
     Blob,
     CheckpointRecord,
     PendingWrite,
+    RecordInfo,
     TaskWrites,
+    WriteInfo,
     task_id,
     write_slots,
 )
 from sgdebug.runtime.checkpoint.serde import DeserializationError
 
-__all__ = ["CorruptCheckpointError", "SqliteSaver"]
+__all__ = ["SHARE_MIN", "CorruptCheckpointError", "SqliteSaver", "shared_blob"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -109,6 +111,7 @@ class SqliteSaver(BaseCheckpointSaver):
                         "INSERT OR REPLACE INTO writes VALUES (?,?,?,?,?,?,?,?)", write_rows
                     )
                 self.conn.executemany("INSERT OR REPLACE INTO blobs VALUES (?,?,?,?,?,?)", rows)
+                self._share_values(record, blobs)
                 self.conn.execute(
                     "INSERT OR REPLACE INTO checkpoints VALUES (?,?,?,?,?,?,?,?,?,?)",
                     _record_row(record),
@@ -117,6 +120,23 @@ class SqliteSaver(BaseCheckpointSaver):
                 self.conn.execute("ROLLBACK")
                 raise
             self.conn.execute("COMMIT")
+
+    def _share_values(self, record: CheckpointRecord, blobs: Mapping[str, Blob]) -> None:
+        """Store each large new value once: a write of the step that made ``record`` whose
+        value is the new blob of its channel (a ``LastValue`` set, an append to a list or a
+        string) refers to that blob instead of holding a copy."""
+        if record.parent_id is None:
+            return
+        for channel, blob_id in record.blobs.items():
+            blob = blobs.get(blob_id)
+            if blob is None or len(blob.data) < SHARE_MIN:
+                continue
+            self.conn.execute(
+                "UPDATE writes SET value=? WHERE thread_id=? AND checkpoint_id=? AND channel=? "
+                "AND length(value)=? AND value=?",
+                (_SHARED + blob_id.encode(), record.thread_id, record.parent_id, channel,
+                 len(blob.data), blob.data),
+            )  # fmt: skip
 
     def put_writes(
         self, thread_id: str, checkpoint_id: str, writes: Sequence[PendingWrite]
@@ -190,6 +210,24 @@ class SqliteSaver(BaseCheckpointSaver):
         for row in rows:
             yield _parse_record(row)
 
+    def list_record_info(self, thread_id: str) -> Iterator[RecordInfo]:
+        with self.lock, _reading(f"the checkpoints of {thread_id}"):
+            rows = self.conn.execute(
+                "SELECT id, parent_id, step, source, created_at FROM checkpoints "
+                "WHERE thread_id=? ORDER BY id DESC",
+                (thread_id,),
+            ).fetchall()
+        for row in rows:
+            yield _record_info(row)
+
+    def count_before(self, thread_id: str, checkpoint_id: str) -> int:
+        with self.lock, _reading(f"the checkpoints of {thread_id}"):
+            (found,) = self.conn.execute(
+                "SELECT count(*) FROM checkpoints WHERE thread_id=? AND id<?",
+                (thread_id, checkpoint_id),
+            ).fetchone()
+        return int(found)
+
     def get_blob(self, thread_id: str, blob_id: str) -> Blob:
         with self.lock, _reading(f"value blob {blob_id} of {thread_id}"):
             row = self.conn.execute(
@@ -207,17 +245,65 @@ class SqliteSaver(BaseCheckpointSaver):
                 "WHERE thread_id=? AND checkpoint_id=? ORDER BY task_id, idx < 0, abs(idx)",
                 (thread_id, checkpoint_id),
             ).fetchall()
+            data = [self._shared_value(thread_id, bytes(r[4])) for r in rows]
         with _reading(f"the pending writes of checkpoint {checkpoint_id} of {thread_id}"):
             return [
-                PendingWrite(r[0], r[1], tuple(json.loads(r[2])), r[3], self.decode(bytes(r[4])))
-                for r in rows
+                PendingWrite(r[0], r[1], tuple(json.loads(r[2])), r[3], self.decode(d))
+                for r, d in zip(rows, data, strict=True)
             ]
+
+    def _shared_value(self, thread_id: str, data: bytes) -> bytes:
+        """A write's stored value: its own, or the blob it refers to (see :func:`shared_blob`)."""
+        blob_id = shared_blob(data)
+        if blob_id is None:
+            return data
+        row = self.conn.execute(
+            "SELECT data FROM blobs WHERE thread_id=? AND id=?", (thread_id, blob_id)
+        ).fetchone()
+        if row is None:
+            raise CorruptCheckpointError(f"missing value blob {blob_id} of thread {thread_id}")
+        return bytes(row[0])
+
+    def list_write_info(self, thread_id: str) -> Iterator[WriteInfo]:
+        with self.lock, _reading(f"the pending writes of {thread_id}"):
+            rows = self.conn.execute(
+                "SELECT checkpoint_id, task_id, task_name, path, channel FROM writes "
+                "WHERE thread_id=? ORDER BY checkpoint_id, task_id, idx",  # the key's order
+                (thread_id,),
+            ).fetchall()
+        paths: dict[str, tuple[Any, ...]] = {}
+        with _reading(f"the pending writes of {thread_id}"):
+            for checkpoint_id, task, name, text, channel in rows:
+                path = paths.get(text)
+                if path is None:
+                    path = paths[text] = _task_path(text)
+                yield WriteInfo(checkpoint_id, task, name, path, channel)
 
     def threads(self) -> list[str]:
         """Every thread id in the file."""
         with self.lock:
             rows = self.conn.execute("SELECT DISTINCT thread_id FROM checkpoints").fetchall()
         return [r[0] for r in rows]
+
+
+_SOURCES = frozenset(("input", "loop", "update", "fork"))
+_SHARED = b"\x00blob "
+"""How a write's value that is stored in a blob starts (never the start of a JSON text)."""
+SHARE_MIN = 1024
+"""Values of at least this many bytes are stored once when a write and a blob hold them."""
+
+
+def shared_blob(value: bytes) -> str | None:
+    """The id of the blob (of the same thread) holding a write's value, when the write's
+    row refers to one instead of holding the value."""
+    if not value.startswith(_SHARED):
+        return None
+    try:
+        return value[len(_SHARED) :].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CorruptCheckpointError(
+            f"unreadable blob reference of a pending write: {exc}"
+        ) from exc
 
 
 _COLUMNS = {
@@ -248,6 +334,29 @@ def _reading(what: str) -> Iterator[None]:
         raise CorruptCheckpointError(f"cannot read {what}: {exc}") from exc
     except DeserializationError as exc:
         raise CorruptCheckpointError(f"cannot decode {what}: {exc}") from exc
+
+
+def _record_info(row: Sequence[Any]) -> RecordInfo:
+    checkpoint_id, parent_id, step, source, created_at = row
+    if not (
+        isinstance(checkpoint_id, str)
+        and (parent_id is None or isinstance(parent_id, str))
+        and isinstance(step, int)
+        and source in _SOURCES
+        and isinstance(created_at, str)
+    ):
+        raise CorruptCheckpointError(f"unreadable checkpoint row: {tuple(row)!r:.120}")
+    return RecordInfo(checkpoint_id, parent_id, step, source, created_at)
+
+
+def _task_path(text: str) -> tuple[Any, ...]:
+    try:
+        path = json.loads(text)
+    except ValueError as exc:
+        raise CorruptCheckpointError(f"unreadable task path of a pending write: {exc}") from exc
+    if not isinstance(path, list):
+        raise CorruptCheckpointError(f"unreadable task path of a pending write: {text[:40]!r}")
+    return tuple(path)
 
 
 def _record_row(r: CheckpointRecord) -> tuple[Any, ...]:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.binding import Binding
+from textual.content import Content
 from textual.message import Message
+from textual.style import Style
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -49,18 +50,21 @@ class HistoryPane(OptionList):
         """Show ``tree`` (``entries`` say what ran), highlighting the cursor's snapshot."""
         self.history = tree
         with self.prevent(OptionList.OptionHighlighted):
-            self.clear_options()
             if tree is None:
-                self.add_option(Option(Text("(no run yet)", style="dim"), disabled=True))
+                self.set_options([Option(Text("(no run yet)", style="dim"), disabled=True)])
                 return
-            cursor_style = self.get_component_rich_style("history-pane--cursor")
+            cursor_style = Style.from_rich_style(
+                self.get_component_rich_style("history-pane--cursor")
+            )
             here = None
             ran = {e.index: e.ran for e in entries}
+            options = []
             for position, (row, node) in enumerate(tree.display()):
                 line = _line(row.prefix, node, ran.get(node.index, node.ran), cursor_style)
-                self.add_option(Option(line, id=str(node.index)))
+                options.append(Option(line, id=str(node.index)))
                 if node.is_cursor:
                     here = position
+            self.set_options(options)  # one layout pass, however long the history
             if here is not None:
                 self.highlighted = here
 
@@ -85,15 +89,15 @@ class HistoryPane(OptionList):
             self.post_message(self.SnapshotChosen(int(event.option.id)))
 
 
-def _line(prefix: str, node: HistoryNode, ran: Sequence[str], cursor_style: Style) -> Text:
-    text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(prefix, style="dim")
-    text.append(f"#{node.index}", style="bold")
-    text.append(f" step {node.step} {node.source}")
+def _line(prefix: str, node: HistoryNode, ran: Sequence[str], cursor_style: Style) -> Content:
+    # Content, not rich Text: the option list would convert each of thousands of lines.
+    parts: list[str | tuple[str, str | Style]] = [
+        (prefix, "dim"), (f"#{node.index}", "bold"), f" step {node.step} {node.source}"
+    ]  # fmt: skip
     if ran:
-        text.append(f"  ran {', '.join(ran)}", style="dim")
+        parts.append((f"  ran {', '.join(ran)}", "dim"))
     if node.interrupted:
-        text.append("  ⚑ interrupt")
+        parts.append("  ⚑ interrupt")
     if node.is_cursor:
-        text.append(f"  {CURSOR_MARK}", style=cursor_style)
-    return text
+        parts.append((f"  {CURSOR_MARK}", cursor_style))
+    return Content.assemble(*parts)

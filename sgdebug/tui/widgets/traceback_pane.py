@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.containers import ScrollableContainer
 from textual.widgets import Static
 
-from sgdebug.debugger import ErrorInfo, SessionStatus
+from sgdebug.debugger import ErrorInfo, SessionStatus, describe_failure
 
 __all__ = ["TracebackPane"]
 
@@ -37,8 +37,11 @@ class TracebackPane(ScrollableContainer, can_focus=True):
         self.error = error
         title = self.get_component_rich_style("traceback-pane--title")
         head = Text()
-        where = f"Node {error.node!r}" if error.node else "The run"
-        head.append(f"✗ {where} raised {error.error_type}: {error.message}\n", style=title)
+        if error.phase != "task":  # the step's commit (which channel, whose writes) or inputs
+            head.append(f"✗ {describe_failure(error)}\n", style=title)
+        else:
+            where = f"Node {error.node!r}" if error.node else "The run"
+            head.append(f"✗ {where} raised {error.error_type}: {error.message}\n", style=title)
         if status == "error":
             head.append(
                 f"Nothing of step {error.step} was committed. R retries the step, "
@@ -48,7 +51,8 @@ class TracebackPane(ScrollableContainer, can_focus=True):
         else:
             head.append("The run stopped. r restarts it; goto N resumes from a snapshot.")
         self._head.update(head)
-        self._body.update(Text(_without_task_note(error.traceback) or "(no traceback kept)"))
+        kept = "(no frame of your code)" if error.phase != "task" else "(no traceback kept)"
+        self._body.update(Text(_without_task_note(error.traceback) or kept))
         self.border_subtitle = f"step {error.step}"
 
     @property
