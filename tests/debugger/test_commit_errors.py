@@ -7,8 +7,10 @@ session file holding such a step reopens at it.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import operator
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypedDict
@@ -19,7 +21,7 @@ from pydantic import BaseModel
 from sgdebug.debugger import ErrorInfo, Outcome, Session, SessionOptions, Target, run_line
 from sgdebug.debugger.channel_layout import channel_layout, layout_notes
 from sgdebug.debugger.results import EngineName
-from sgdebug.debugger.session_file import SessionFile, SessionRecord
+from sgdebug.debugger.session_file import SessionFile, SessionFileError, SessionRecord
 from sgdebug.sample_graphs import api
 
 from .engine_scenarios import BUILT_WITH, EDIT_STEP, on_both, run, session_on, stopped, values
@@ -334,6 +336,19 @@ def test_a_session_reopened_with_a_changed_graph_says_which_keys_differ(
         assert reopened.record is not None and reopened.record.channels == {
             "mood": "LastValue", "log": "BinaryOperatorAggregate(<lambda>)"
         }  # fmt: skip
+
+
+def test_a_crafted_layout_row_is_refused_as_damaged(tmp_path: Path) -> None:
+    path = tmp_path / "debug.sgdb"
+    with SessionFile.open(path) as store:
+        store.save(SessionRecord("app:graph", str(tmp_path), {}, channels={"log": "LastValue"}))
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
+        conn.execute("UPDATE session SET value = '{\"log\": 5}' WHERE key = 'channels'")
+    with (
+        pytest.raises(SessionFileError, match="row 'channels' of its session table"),
+        SessionFile.open(path) as store,
+    ):
+        assert store.record is not None
 
 
 def test_the_same_layout_says_nothing() -> None:
