@@ -329,11 +329,8 @@ class CompiledStateGraph:
         return self._new_run(input, config, emit, {"hooks": hooks, "context": context})
 
     def next_tasks(self, config: dict[str, Any]) -> list[Task]:
-        """The tasks of the step after the checkpoint ``config`` names, planned but not run.
-
-        Each task carries the input its node would receive and what triggered it; nothing is
-        saved or run. Raises ``ValueError`` when the checkpoint is not stored.
-        """
+        """The tasks (with inputs and triggers) of the step after the checkpoint ``config``
+        names, planned, not run, nothing saved; ``ValueError`` if it is not stored."""
         from sgdebug.runtime._persist import Persistence
 
         saver = self._saver()
