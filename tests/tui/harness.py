@@ -109,3 +109,20 @@ def status_of(app: DebuggerApp) -> str:
     """The session status of the frame on screen (a call, so type narrowing does not stick)."""
     assert app.frame is not None
     return app.frame.view.status
+
+
+def log_of(app: DebuggerApp) -> list[str]:
+    """The lines the log pane has written."""
+    from sgdebug.tui.widgets.log_pane import LogPane
+
+    return app.query_one(LogPane).lines_written
+
+
+async def select_node(app: DebuggerApp, pilot: Pilot[int], node: str) -> None:
+    """Focus the graph and select ``node``, as the arrow keys would."""
+    from sgdebug.tui.widgets.graph_pane import GraphPane
+
+    graph = app.query_one(GraphPane)
+    graph.focus()
+    graph.selected = node
+    await pilot.pause()

@@ -32,6 +32,7 @@ from .harness import (
     drive,
     enter_command,
     graph_session,
+    log_of,
     press,
     sample_session,
     settle,
@@ -46,10 +47,6 @@ def cell_texts(table: ChannelsPane, row: int) -> list[str]:
 
 def diff_text(app: DebuggerApp) -> str:
     return str(app.query_one(DiffPane).query_one("Static").render())
-
-
-def log_of(app: DebuggerApp) -> list[str]:
-    return app.query_one(LogPane).lines_written
 
 
 def history_lines(app: DebuggerApp) -> list[str]:

@@ -9,22 +9,18 @@ from sgdebug.sample_graphs import SAMPLES
 from sgdebug.tui.app import DebuggerApp
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.command_line import CommandLine
-from sgdebug.tui.widgets.log_pane import LogPane
 
 from .graphs import ask_graph
 from .harness import (
     drive,
     enter_command,
     graph_session,
+    log_of,
     press,
     sample_session,
     status_of,
     status_text,
 )
-
-
-def log_of(app: DebuggerApp) -> list[str]:
-    return app.query_one(LogPane).lines_written
 
 
 @pytest.mark.parametrize("name", list(SAMPLES))

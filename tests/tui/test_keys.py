@@ -21,30 +21,20 @@ from sgdebug.tui.screens.node_screen import NodeScreen
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.command_line import CommandLine
 from sgdebug.tui.widgets.graph_pane import GraphPane
-from sgdebug.tui.widgets.log_pane import LogPane
 
 from .graphs import SlowState, flaky_graph, slow_graph
 from .harness import (
     SMALL,
     drive,
     graph_session,
+    log_of,
     press,
     sample_session,
+    select_node,
     settle,
     status_of,
     status_text,
 )
-
-
-def log_of(app: DebuggerApp) -> list[str]:
-    return app.query_one(LogPane).lines_written
-
-
-async def select_node(app: DebuggerApp, pilot: Pilot[int], node: str) -> None:
-    graph = app.query_one(GraphPane)
-    graph.focus()
-    graph.selected = node
-    await pilot.pause()
 
 
 def test_s_steps_one_superstep() -> None:

@@ -16,21 +16,16 @@ from sgdebug.tui.screens.help_screen import HelpScreen
 from sgdebug.tui.screens.node_screen import NodeScreen
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.command_line import CommandLine
-from sgdebug.tui.widgets.graph_pane import GraphPane
-from sgdebug.tui.widgets.log_pane import LogPane
 
-from .harness import drive, press, sample_session, status_of, status_text
-
-
-def log_of(app: DebuggerApp) -> list[str]:
-    return app.query_one(LogPane).lines_written
-
-
-async def select_node(app: DebuggerApp, pilot: Pilot[int], node: str) -> None:
-    graph = app.query_one(GraphPane)
-    graph.focus()
-    graph.selected = node
-    await pilot.pause()
+from .harness import (
+    drive,
+    log_of,
+    press,
+    sample_session,
+    select_node,
+    status_of,
+    status_text,
+)
 
 
 def test_the_status_line_names_the_engine() -> None:

@@ -17,9 +17,17 @@ from sgdebug.runtime import END, START, CompiledStateGraph, StateGraph
 from sgdebug.tui.app import DebuggerApp
 from sgdebug.tui.screens.confirm_screen import ConfirmScreen
 from sgdebug.tui.widgets.command_line import CommandLine
-from sgdebug.tui.widgets.log_pane import LogPane
 
-from .harness import Scenario, drive, graph_session, press, sample_session, settle, status_of
+from .harness import (
+    Scenario,
+    drive,
+    graph_session,
+    log_of,
+    press,
+    sample_session,
+    settle,
+    status_of,
+)
 
 HANG_GUARD_S = 30.0
 """Waiting longer than this for the node to start means the test is broken, not slow."""
@@ -63,10 +71,6 @@ def spinner() -> Iterator[Spinner]:
     made = Spinner()
     yield made
     made.release.set()
-
-
-def log_of(app: DebuggerApp) -> list[str]:
-    return app.query_one(LogPane).lines_written
 
 
 async def start_spinning(app: DebuggerApp, pilot: Pilot[int], spinner: Spinner) -> None:
