@@ -25,8 +25,8 @@ from sgdebug.runtime.checkpoint.sqlite import CorruptCheckpointError, shared_blo
 __all__ = ["SESSION_KEYS", "DamagedRowError", "decode_row", "session_fields", "verify_checkpoints"]
 
 SESSION_KEYS: Final = frozenset(
-    {"application", "schema_version", "target", "cwd", "input", "breakpoints", "thread_id",
-     "recursion_limit", "channels", "created_at", "updated_at"}
+    {"application", "schema_version", "target", "cwd", "input", "input_blob", "breakpoints",
+     "thread_id", "recursion_limit", "channels", "created_at", "updated_at"}
 )  # fmt: skip
 """The rows of the ``session`` table; any other row is damage (or a newer format)."""
 
@@ -67,6 +67,8 @@ def session_fields(values: Mapping[str, Any]) -> dict[str, Any] | None:
     cwd = _typed(values, "cwd", str)
     if not os.path.isabs(cwd):
         raise DamagedRowError(f"{_row('cwd')} is {cwd!r}, not an absolute path")
+    if _optional(values, "input_blob", str) is not None and values.get("thread_id") is None:
+        raise DamagedRowError(f"{_row('input_blob')} names a blob of no thread")
     limit = _optional(values, "recursion_limit", int)
     if limit is not None and limit < 1:
         raise DamagedRowError(f"{_row('recursion_limit')} is {limit}, not a number >= 1")

@@ -6,7 +6,10 @@ graph's history goes to ``lg_*`` tables instead, see :meth:`SessionFile.langgrap
 ``session`` table of key/value rows: which graph (the target and the directory it was
 loaded from), the run's input, the breakpoints, the current thread, the recursion limit
 and the schema version. Each save is one transaction, so a session killed at any moment
-reopens where its last save left it.
+reopens where its last save left it. A large input is kept once: when the run's history
+holds it byte for byte (the native runtime's ``__start__`` blob of the thread's input
+checkpoint), the ``input`` row gives way to an ``input_blob`` row naming that blob; this
+happens when the file is closed or next opened.
 
 A session file is untrusted input (it may come from someone else). Opening one never
 changes a file that is not an sgdebug session, nor a damaged one: a foreign file, a corrupt
@@ -25,7 +28,7 @@ read-only file or folder is refused as read-only.
 
 from __future__ import annotations
 
-import dataclasses
+import contextlib
 import json
 import os
 import sqlite3
@@ -60,6 +63,8 @@ __all__ = [
 
 SCHEMA_VERSION: Final = 1
 """Version of the ``session`` table's contents; a file from a newer version is refused."""
+SHARED_INPUT_MIN: Final = 4096
+"""An encoded input at least this long is not kept twice (see :meth:`SessionFile.share_input`)."""
 APPLICATION: Final = "sgdebug-session"
 _SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 _CHECKPOINT_TABLES: Final = frozenset(
@@ -137,11 +142,14 @@ class SessionFile:
             lock.release()
             raise SessionFileError(f"cannot open session file {path}: {exc}") from exc
         try:
-            return cls(path, *_open_connection(conn, path), lock)
+            opened = cls(path, *_open_connection(conn, path), lock)
         except BaseException:
             conn.close()
             lock.release()
             raise
+        with contextlib.suppress(sqlite3.Error):  # the file is complete without it
+            opened.share_input()  # a session killed before closing kept two copies
+        return opened
 
     def langgraph_saver(self) -> Any:
         """The LangGraph checkpointer keeping a LangGraph graph's history in this file.
@@ -171,7 +179,8 @@ class SessionFile:
         The input is decoded on each access: read it after importing the target, so that
         values of the program's own classes come back as those classes.
         """
-        return _parse_rows(self._rows, self.path)
+        with self.saver.lock:
+            return _parse_rows(self._rows, self.path, self.saver.conn)
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -185,50 +194,80 @@ class SessionFile:
             "thread_id": record.thread_id,
             "recursion_limit": record.recursion_limit,
             "channels": dict(record.channels) if record.channels is not None else None,
-            "updated_at": self._clock(),
         }
         if "created_at" not in self._rows:
-            rows["created_at"] = rows["updated_at"]
+            rows["created_at"] = self._clock()
+        self._write(rows, drop=("input_blob",))
+
+    def save_input(self, value: Any) -> None:
+        """Replace the run's input."""
+        self._write({"input": _encode_input(value)}, drop=("input_blob",))
+
+    def save_breakpoints(self, breakpoints: Sequence[Mapping[str, Any]]) -> None:
+        """Replace the breakpoints (JSON objects)."""
+        self._write({"breakpoints": _plain_breakpoints(breakpoints)})
+
+    def save_thread(self, thread_id: str) -> None:
+        """Replace the current thread."""
+        self._write({"thread_id": thread_id})
+
+    def save_recursion_limit(self, limit: int | None) -> None:
+        """Replace the recursion limit."""
+        self._write({"recursion_limit": limit})
+
+    def save_channels(self, layout: Mapping[str, str]) -> None:
+        """Replace the channel layout (see :attr:`SessionRecord.channels`)."""
+        self._write({"channels": dict(layout)})
+
+    def share_input(self) -> bool:
+        """Keep a large input once: if the current thread's history holds it byte for byte,
+        replace the ``input`` row by an ``input_blob`` row naming that blob. Returns whether
+        it did. Called on closing and opening; a session killed before keeps both copies."""
+        text = self._rows.get("input")
+        thread_id = _thread_of(self._rows)
+        if text is None or len(text) < SHARED_INPUT_MIN or thread_id is None:
+            return False
+        with self.saver.lock:
+            found = self.saver.conn.execute(
+                "SELECT id FROM blobs WHERE thread_id = ? AND kind = 'full' AND id LIKE ? "
+                "AND data = ? LIMIT 1",
+                (thread_id, "%:__start__", text.encode("utf-8")),
+            ).fetchone()
+        if found is None:
+            return False
+        self._write({"input_blob": str(found[0])}, drop=("input",), stamp=False)
+        return True
+
+    def _write(
+        self, rows: Mapping[str, Any], *, drop: Sequence[str] = (), stamp: bool = True
+    ) -> None:
+        """Put ``rows`` (the input already encoded) and delete the ``drop`` rows, in one
+        transaction; ``stamp`` also sets ``updated_at``."""
+        if "target" not in rows and "target" not in self._rows:
+            raise RuntimeError("no session saved yet: call save() with the target first")
+        if stamp:
+            rows = {**rows, "updated_at": self._clock()}
         with self.saver.lock:
             self.saver.conn.execute("BEGIN")
             try:
                 written = _put(self.saver.conn, rows)
+                self.saver.conn.executemany(
+                    "DELETE FROM session WHERE key = ?", [(key,) for key in drop]
+                )
             except BaseException:
                 self.saver.conn.execute("ROLLBACK")
                 raise
             self.saver.conn.execute("COMMIT")
         self._rows.update(written)
-
-    def save_input(self, value: Any) -> None:
-        """Replace the run's input."""
-        self.save(dataclasses.replace(self._current(), input=value))
-
-    def save_breakpoints(self, breakpoints: Sequence[Mapping[str, Any]]) -> None:
-        """Replace the breakpoints (JSON objects)."""
-        self.save(dataclasses.replace(self._current(), breakpoints=tuple(breakpoints)))
-
-    def save_thread(self, thread_id: str) -> None:
-        """Replace the current thread."""
-        self.save(dataclasses.replace(self._current(), thread_id=thread_id))
-
-    def save_recursion_limit(self, limit: int | None) -> None:
-        """Replace the recursion limit."""
-        self.save(dataclasses.replace(self._current(), recursion_limit=limit))
-
-    def save_channels(self, layout: Mapping[str, str]) -> None:
-        """Replace the channel layout (see :attr:`SessionRecord.channels`)."""
-        self.save(dataclasses.replace(self._current(), channels=dict(layout)))
-
-    def _current(self) -> SessionRecord:
-        record = self.record
-        if record is None:
-            raise RuntimeError("no session saved yet: call save() with the target first")
-        return record
+        for key in drop:
+            self._rows.pop(key, None)
 
     # -- closing ---------------------------------------------------------------------------
 
     def close(self) -> None:
         """Close the file (everything is already saved) and let another sgdebug open it."""
+        with contextlib.suppress(sqlite3.Error):  # the file is complete without it
+            self.share_input()
         self.saver.close()
         if self._lock is not None:
             self._lock.release()
@@ -252,7 +291,7 @@ def _open_connection(conn: sqlite3.Connection, path: Path) -> tuple[SqliteSaver,
     """Check everything the file holds, then (and only then) write the session's own rows."""
     try:
         rows = _read_existing(conn, path)
-        _parse_rows(rows, path)  # refuse a damaged file before writing anything
+        _parse_rows(rows, path, conn)  # refuse a damaged file before writing anything
         verify_checkpoints(conn)
         saver = SqliteSaver(conn)
         wanted = {"application": APPLICATION, "schema_version": SCHEMA_VERSION}
@@ -331,7 +370,9 @@ def _read_existing(conn: sqlite3.Connection, path: Path) -> dict[str, str]:
     return {str(key): str(value) for key, value in rows.items()}
 
 
-def _parse_rows(rows: Mapping[str, str], path: Path) -> SessionRecord | None:
+def _parse_rows(
+    rows: Mapping[str, str], path: Path, conn: sqlite3.Connection
+) -> SessionRecord | None:
     """The record the rows hold (``None``: no session saved yet), every row checked."""
     if not rows:
         return None  # a new file
@@ -350,13 +391,45 @@ def _parse_rows(rows: Mapping[str, str], path: Path) -> SessionRecord | None:
             f"{path} was written by a newer sgdebug (session format {version}; this version "
             f"reads format {SCHEMA_VERSION} and older): upgrade sgdebug to reopen it"
         )
+    if "input" in rows and "input_blob" in rows:
+        raise SessionFileError(_corrupt(path, "it holds both an 'input' and an 'input_blob' row"))
     try:
         fields = session_fields(values)
     except DamagedRowError as exc:
         raise SessionFileError(_corrupt(path, exc)) from exc
     if fields is None:
         return None  # created, but the session was never saved
-    return SessionRecord(input=_decode_input(rows.get("input", "null"), path), **fields)
+    return SessionRecord(input=_read_input(rows, values, path, conn), **fields)
+
+
+def _read_input(
+    rows: Mapping[str, str], values: Mapping[str, Any], path: Path, conn: sqlite3.Connection
+) -> Any:
+    """The input: the ``input`` row, or the blob the ``input_blob`` row names."""
+    blob_id = values.get("input_blob")
+    if blob_id is None:
+        return _decode_input(rows.get("input", "null").encode("utf-8"), path, "input")
+    found = conn.execute(
+        "SELECT data FROM blobs WHERE thread_id = ? AND id = ? AND kind = 'full'",
+        (values["thread_id"], blob_id),
+    ).fetchone()
+    if found is None or not isinstance(found[0], bytes):
+        raise SessionFileError(
+            _corrupt(
+                path,
+                f"row 'input_blob' of its session table names blob {blob_id!r}, "
+                f"which its history does not hold",
+            )
+        )
+    return _decode_input(found[0], path, "input_blob")
+
+
+def _thread_of(rows: Mapping[str, str]) -> str | None:
+    try:
+        thread_id = json.loads(rows.get("thread_id", "null"))
+    except ValueError:
+        return None
+    return thread_id if isinstance(thread_id, str) else None
 
 
 def _corrupt(path: Path, reason: object) -> str:
@@ -386,11 +459,11 @@ def _encode_input(value: Any) -> str:
         raise SessionFileError(f"cannot save the input in the session file: {exc}") from exc
 
 
-def _decode_input(text: str, path: Path) -> Any:
+def _decode_input(data: bytes, path: Path, row: str) -> Any:
     try:
-        return loads(text.encode("utf-8"))
+        return loads(data)
     except (DeserializationError, RecursionError, ValueError) as exc:
-        raise SessionFileError(_corrupt(path, f"row 'input' of its session table: {exc}")) from exc
+        raise SessionFileError(_corrupt(path, f"row {row!r} of its session table: {exc}")) from exc
 
 
 def _plain_breakpoints(breakpoints: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -94,3 +94,78 @@ def test_a_write_naming_a_missing_value_is_refused_as_damage(tmp_path: Path) -> 
                      (b"\x00blob nowhere", b"\x00"))  # fmt: skip
     with pytest.raises(SessionFileError, match="its value is blob 'nowhere', which is missing"):
         SessionFile.open(path)
+
+
+BIG_INPUT = {"n": 0, "text": "x" * SIZE}
+
+
+def run_on_a_big_input(path: Path) -> None:
+    store = SessionFile.open(path)
+    store.save(SessionRecord("grow:graph", str(path.parent), BIG_INPUT))
+    session = Session(Target(graph(), {}, "grow"), input=BIG_INPUT, saver=store.saver, store=store)
+    assert session.restart().ok and session.continue_().status == "done"
+    store.close()
+
+
+def session_rows(path: Path) -> dict[str, int]:
+    with sqlite3.connect(path) as conn:
+        return dict(conn.execute("SELECT key, length(value) FROM session").fetchall())
+
+
+def test_a_large_input_is_stored_once_and_read_back_whole(tmp_path: Path) -> None:
+    path = tmp_path / "session.db"
+    run_on_a_big_input(path)
+    rows = session_rows(path)
+    assert "input" not in rows and "input_blob" in rows  # the history's copy is the one kept
+    # The input (the history's __start__ value), the text it sets, then three versions:
+    # five values, each once (the input's row would make it six).
+    assert stored_bytes(path) < 5 * SIZE * 1.01
+    store = SessionFile.open(path)
+    record = store.record
+    assert record is not None and record.input == BIG_INPUT
+    session = Session(Target(graph(), {}, "grow"), input=record.input, saver=store.saver,
+                      store=store)  # fmt: skip
+    assert record.thread_id is not None and session.attach(record.thread_id, input=record.input).ok
+    assert session.restart({"n": 1, "text": "y"}).ok  # a new input replaces the reference
+    assert "input" in session_rows(path) and "input_blob" not in session_rows(path)
+    store.close()
+    assert SessionFile.open(path).record.input == {"n": 1, "text": "y"}  # type: ignore[union-attr]
+
+
+def test_a_session_killed_before_closing_keeps_its_input_once_when_reopened(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "session.db"
+    store = SessionFile.open(path)
+    store.save(SessionRecord("grow:graph", str(path.parent), BIG_INPUT))
+    session = Session(Target(graph(), {}, "grow"), input=BIG_INPUT, saver=store.saver, store=store)
+    assert session.restart().ok and session.step().ok
+    assert "input" in session_rows(path)  # not closed yet: both copies (as after kill -9)
+    store.saver.close()
+    store._lock.release()  # type: ignore[union-attr]  # the process "dies" without close()
+    reopened = SessionFile.open(path)
+    assert "input" not in session_rows(path) and "input_blob" in session_rows(path)
+    assert reopened.record is not None and reopened.record.input == BIG_INPUT
+    reopened.close()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("UPDATE session SET value = '\"nowhere:__start__\"' WHERE key = 'input_blob'",
+         "names blob 'nowhere:__start__', which its history does not hold"),
+        ("INSERT INTO session VALUES ('input', '{}')", "both an 'input' and an 'input_blob' row"),
+        ("UPDATE session SET value = 'null' WHERE key = 'thread_id'", "names a blob of no thread"),
+        ("UPDATE session SET value = '7' WHERE key = 'input_blob'", "row 'input_blob'"),
+    ],
+)  # fmt: skip
+def test_a_crafted_input_reference_is_refused_as_damage(
+    tmp_path: Path, change: str, message: str
+) -> None:
+    path = tmp_path / "session.db"
+    run_on_a_big_input(path)
+    with sqlite3.connect(path) as conn:
+        conn.execute(change)
+    with pytest.raises(SessionFileError, match="is damaged") as raised:
+        SessionFile.open(path)
+    assert message in str(raised.value)

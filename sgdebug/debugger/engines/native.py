@@ -12,6 +12,8 @@ one it is a fork, a new branch, and the old one stays in history.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,8 +39,10 @@ from sgdebug.runtime import (
     StateSnapshot,
     StepFailure,
     Task,
+    add_messages,
     inspect_state,
 )
+from sgdebug.runtime.channels import BinaryOperatorAggregate
 from sgdebug.runtime.checkpoint import BaseCheckpointSaver
 
 __all__ = ["NativeEngine"]
@@ -191,6 +195,7 @@ class NativeEngine:
         return current is not None and current == self.latest_id()
 
     def find(self, thread_id: str, checkpoint_id: str | None = None) -> str | None:
+        _import_message_classes(self.compiled)
         record = self.compiled.checkpointer.get_record(thread_id, checkpoint_id)
         return record.id if record is not None else None
 
@@ -420,3 +425,16 @@ def _preview(
     interrupts = tuple(snapshot.interrupts) if latest else ()
     failure = failure_info(failed, state=snapshot.values) if failed is not None else None
     return _Preview(snapshot, step, tasks, interrupts, failure)
+
+
+def _import_message_classes(compiled: CompiledStateGraph) -> None:
+    """Let stored messages decode as messages: the saver imports nothing, it only finds
+    classes already imported, and the runtime imports langchain-core's message classes
+    when a run first merges messages, not when a stored thread is opened. (Its
+    ``utils`` module imports every message class; the package imports them lazily.)"""
+    if any(
+        isinstance(spec, BinaryOperatorAggregate) and spec.operator is add_messages
+        for spec in compiled.channel_specs.values()
+    ):
+        with contextlib.suppress(ImportError):
+            importlib.import_module("langchain_core.messages.utils")
