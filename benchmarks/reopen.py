@@ -5,6 +5,7 @@ Usage::
     python benchmarks/reopen.py            # a 10,000-step session and a 500-step one
     python benchmarks/reopen.py --quick    # 2,000 and 100 steps, a smoke run
     python benchmarks/reopen.py --check    # exit 1 if a goal is missed
+    python benchmarks/reopen.py --engine langgraph   # the same graphs built with LangGraph
 
 Workloads (issue 13): a loop graph run for 10,000 supersteps with small state, and one run
 for 500 supersteps whose state holds a 1 KB string that changes every step. Each is run
@@ -32,7 +33,6 @@ from textual import events
 
 from sgdebug.debugger import Session, SessionOptions, Target
 from sgdebug.debugger.session_file import SessionFile, SessionRecord
-from sgdebug.runtime import END, START, StateGraph
 from sgdebug.tui import make_app
 
 SIZE = (120, 40)
@@ -56,8 +56,16 @@ class Workload:
     note_bytes: int
 
 
+ENGINE = "native"
+"""What builds and runs the graph: ``native`` (sgdebug.runtime) or ``langgraph``."""
+
+
 def build_graph(note_bytes: int) -> Any:
     """``tick`` loops on itself for ever, rewriting ``note`` (``note_bytes`` long)."""
+    if ENGINE == "langgraph":
+        from langgraph.graph import END, START, StateGraph
+    else:
+        from sgdebug.runtime import END, START, StateGraph
 
     def tick(state: LoopState) -> dict[str, Any]:
         count = state["count"] + 1
@@ -84,8 +92,9 @@ def build_file(path: Path, work: Workload) -> None:
 def _session(graph: Any, store: SessionFile) -> Session:
     record = store.record
     assert record is not None
+    saver = store.langgraph_saver() if ENGINE == "langgraph" else store.saver
     return Session(
-        Target(graph, {}, "reopen"), input=record.input, saver=store.saver, store=store,
+        Target(graph, {}, "reopen"), input=record.input, saver=saver, store=store,
         options=SessionOptions(recursion_limit=LIMIT),
     )  # fmt: skip
 
@@ -176,7 +185,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="2,000 and 100 steps")
     parser.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
+    parser.add_argument("--engine", choices=("native", "langgraph"), default="native")
     args = parser.parse_args()
+    global ENGINE
+    ENGINE = args.engine
     scale = 5 if args.quick else 1
     workloads = (
         Workload("small state", 10_000 // scale, 16),

@@ -117,6 +117,28 @@ def test_history_forks_and_updates_match_langgraphs_own_saver(session_file: Sess
     assert len(history) == 8  # both branches: 5 snapshots, then 3 from the update on
 
 
+def test_reading_the_history_looks_rows_up_by_key(session_file: SessionFile) -> None:
+    # Reopening a long LangGraph session reads every checkpoint: each read must be a key
+    # lookup, not a scan of the thread's rows (that made reopening quadratic in its steps).
+    saver = session_file.langgraph_saver()
+    graph, thread = fan_graph(saver), {"configurable": {"thread_id": "t"}}
+    graph.invoke({"n": 1, "log": []}, thread)
+    statements: list[str] = []
+    saver.conn.set_trace_callback(statements.append)
+    try:
+        assert len(list(graph.get_state_history(thread))) == 4  # to the interrupt
+    finally:
+        saver.conn.set_trace_callback(None)
+    plans = [
+        " | ".join(row[3] for row in saver.conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
+        for sql in statements
+        if sql.lstrip().upper().startswith(("SELECT", "WITH"))
+    ]
+    assert plans and not [p for p in plans if "CORRELATED" in p]
+    blob_reads = [p for p in plans if " b USING" in p or "lg_blobs" in p]
+    assert blob_reads and all("channel=? AND version=?" in p for p in blob_reads), blob_reads
+
+
 def test_the_history_is_read_back_from_the_file(tmp_path: Path) -> None:
     with SessionFile.open(tmp_path / "lg.sgdb") as first:
         written, _ = exercise(first.langgraph_saver())

@@ -67,10 +67,15 @@ CREATE TABLE IF NOT EXISTS lg_writes (
 );
 """
 _COLUMNS: Final = "thread_id, checkpoint_ns, checkpoint_id, parent_id, type, checkpoint"
-_ORDER: Final = (
-    "(SELECT MIN(rowid) FROM lg_checkpoints f WHERE f.thread_id = c.thread_id), "
-    "(SELECT MIN(rowid) FROM lg_checkpoints f WHERE f.thread_id = c.thread_id "
-    "AND f.checkpoint_ns = c.checkpoint_ns), c.checkpoint_id DESC"
+_LIST_QUERY: Final = (
+    "WITH t AS (SELECT thread_id, MIN(rowid) AS first FROM lg_checkpoints GROUP BY thread_id), "
+    "n AS (SELECT thread_id, checkpoint_ns, MIN(rowid) AS first FROM lg_checkpoints "
+    "GROUP BY thread_id, checkpoint_ns) "
+    f"SELECT {', '.join(f'c.{name}' for name in _COLUMNS.split(', '))}, "
+    "c.metadata_type, c.metadata FROM lg_checkpoints c "
+    "JOIN t ON t.thread_id = c.thread_id "
+    "JOIN n ON n.thread_id = c.thread_id AND n.checkpoint_ns = c.checkpoint_ns "
+    "{where}ORDER BY t.first, n.first, c.checkpoint_id DESC"
 )
 """Threads (and namespaces) in the order they were first written, newest checkpoint first."""
 _EMPTY: Final = "empty"
@@ -327,11 +332,12 @@ class LangGraphSessionSaver(BaseCheckpointSaver[str]):
         if not versions:
             return {}
         pairs = ",".join("(?,?)" for _ in versions)
-        query = (
-            "SELECT channel, type, value FROM lg_blobs WHERE thread_id=? AND checkpoint_ns=? "
-            f"AND (channel, version) IN (VALUES {pairs})"
+        query = (  # a key lookup per channel (an IN list would scan the thread's blobs)
+            f"SELECT b.channel, b.type, b.value FROM (VALUES {pairs}) AS w CROSS JOIN lg_blobs b "
+            "WHERE b.thread_id=? AND b.checkpoint_ns=? AND b.channel=w.column1 "
+            "AND b.version=w.column2"
         )
-        args = [where[0], where[1], *(x for pair in versions.items() for x in pair)]
+        args = [*(x for pair in versions.items() for x in pair), where[0], where[1]]
         with self.lock:
             rows = self.conn.execute(query, args).fetchall()
         found = {channel: (kind, data) for channel, kind, data in rows if kind != _EMPTY}
@@ -397,7 +403,4 @@ def _list_query(
         where.append("c.checkpoint_id<?")
         args.append(before_id)
     clause = f"WHERE {' AND '.join(where)} " if where else ""
-    return (
-        f"SELECT {_COLUMNS}, metadata_type, metadata FROM lg_checkpoints c {clause}"
-        f"ORDER BY {_ORDER}"
-    ), args
+    return _LIST_QUERY.format(where=clause), args

@@ -34,13 +34,17 @@ class Snapshots:
     def __init__(self, graph: Any, saver: Any, model: LangGraphModel) -> None:
         self._graph, self._saver, self._model = graph, saver, model
         self._cache: dict[str, StateSnapshot] = {}
+        self._histories: dict[str, list[StateSnapshot]] = {}
         self._unplanned: dict[str, Exception] = {}
         """Checkpoint -> why LangGraph cannot plan the step after it (a graph's plan of a
         stored checkpoint never changes: kept across :meth:`forget`)."""
 
-    def forget(self) -> None:
-        """Read everything again (the thread moved)."""
+    def forget(self, *, written: bool = True) -> None:
+        """Read everything again (the thread moved); ``written=False``: only the session's
+        place in it moved, so the threads' histories stay as read."""
         self._cache.clear()
+        if written:
+            self._histories.clear()
 
     def unplanned(self, checkpoint: str | None) -> Exception | None:
         """Why the step after ``checkpoint`` cannot be planned (once its snapshot was read)."""
@@ -140,7 +144,13 @@ class Snapshots:
         return subgraphs.subgraph_states(found)
 
     def history(self, thread_id: str) -> list[StateSnapshot]:
-        """Every snapshot of the thread, newest first."""
+        """Every snapshot of the thread, newest first (read once until it is written to)."""
+        found = self._histories.get(thread_id)
+        if found is None:
+            found = self._histories[thread_id] = self._read_history(thread_id)
+        return found
+
+    def _read_history(self, thread_id: str) -> list[StateSnapshot]:
         try:
             return [convert.snapshot(s) for s in self._graph.get_state_history(_thread(thread_id))]
         except Exception:  # a checkpoint whose next step LangGraph cannot plan

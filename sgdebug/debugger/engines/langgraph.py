@@ -112,6 +112,8 @@ class LangGraphEngine:
         recursion limit plus one); a step after it fails with ``GraphRecursionError``."""
         self._snaps = Snapshots(self.graph, checkpointer, self.model)
         self._writers: dict[str, tuple[str, ...]] = {}
+        self._entries: tuple[object, str | None, tuple[HistoryEntry, ...]] = (None, None, ())
+        """The history entries, and the snapshots and cursor they were made from."""
         """Checkpoint -> the nodes an edit was applied as (so the next edit keeps the plan)."""
 
     # -- where the session stands ----------------------------------------------------------
@@ -200,7 +202,12 @@ class LangGraphEngine:
     def history(self) -> tuple[HistoryEntry, ...]:
         if self.thread_id is None:
             return ()
-        return history_entries(self._snaps.history(self.thread_id)[::-1], self.cursor)
+        snapshots = self._snaps.history(self.thread_id)  # (the same list until written to)
+        made_from, cursor, entries = self._entries
+        if made_from is not snapshots or cursor != self.cursor:
+            entries = history_entries(snapshots[::-1], self.cursor)
+            self._entries = (snapshots, self.cursor, entries)
+        return entries
 
     def snapshot_index(self) -> int | None:
         current = self.checkpoint_id
@@ -237,6 +244,8 @@ class LangGraphEngine:
                 self.graph.update_state(config, input, as_node="__input__")
         except Exception as exc:
             raise EngineRefused(_describe(exc)) from exc
+        finally:
+            self._snaps.forget()  # the thread has a new checkpoint
         self._stand(thread_id, None, live=True)
         # A run on new input counts from its input step (LangGraph's first step).
         first = stored.metadata.get("step", -2) + 1 if stored is not None else -1
@@ -428,7 +437,7 @@ class LangGraphEngine:
         self.thread_id = thread_id
         self.cursor = self.find(thread_id, checkpoint_id)
         self._live, self._input, self._announced = live, None, not live
-        self._snaps.forget()
+        self._snaps.forget(written=False)
         # Going on from a stored snapshot is a new LangGraph invocation: it counts from there.
         self._stop = self.step + self.recursion_limit + 1
 
