@@ -41,6 +41,7 @@ from sgdebug.runtime.channels import (
     Topic,
     UntrackedValue,
 )
+from sgdebug.runtime.engine._calling import acall_task, call_task, task_config
 from sgdebug.runtime.errors import GraphInterrupt, GraphRecursionError, troubleshooting
 from sgdebug.runtime.types import Command, Interrupt
 
@@ -632,7 +633,7 @@ class Run:
             scope.task, scope.resume, scope.counter, scope.config = task, task.resume, 0, None
             token = None
         try:
-            task.writes = self.graph.call_task(self, task, scope)
+            task.writes = call_task(self, task, scope)
             task.done = True
         except GraphInterrupt as exc:
             task.interrupts = exc.interrupts
@@ -650,7 +651,7 @@ class Run:
         scope = self._enter(task)
         token = enter_scope(scope)
         try:
-            task.writes = await self.graph.acall_task(self, task, scope)
+            task.writes = await acall_task(self, task, scope)
             task.done = True
         except GraphInterrupt as exc:
             task.interrupts = exc.interrupts
@@ -668,7 +669,7 @@ class Run:
 
     def task_config(self, task: Task) -> dict[str, Any]:
         """The config a node of ``task`` receives."""
-        return self.graph.task_config(self, task)
+        return task_config(self, task)
 
     def take_null_resume(self) -> tuple[bool, Any]:
         """Consume the run-wide resume value, if one is left."""
