@@ -16,26 +16,13 @@ from sgdebug.runtime._constants import (
     branch_channel,
     join_channel,
 )
-from sgdebug.runtime._hooks import PauseHook
 from sgdebug.runtime._keywords import (
     Interrupts,
     RunRequest,
     refuse_run_keywords,
     refuse_unsupported,
 )
-from sgdebug.runtime._node import (
-    CompiledNode,
-    Reader,
-    Write,
-    WriteTarget,
-    inspect_action,
-    make_reader,
-)
-from sgdebug.runtime._run import Run, RunOptions, Task
-from sgdebug.runtime._schema import is_dataclass_type, is_pydantic_model, object_writes
 from sgdebug.runtime._state_graph import NodeSpec, StateGraph
-from sgdebug.runtime._stream import Emitter
-from sgdebug.runtime._threads import get_state, get_state_history, start_run, update_state
 from sgdebug.runtime.channels import (
     VALUE_CHANNELS,
     BaseChannel,
@@ -47,11 +34,24 @@ from sgdebug.runtime.channels import (
     Topic,
     UntrackedValue,
 )
+from sgdebug.runtime.engine._hooks import PauseHook
+from sgdebug.runtime.engine._run import Run, RunOptions, Task
+from sgdebug.runtime.engine._stream import Emitter
 from sgdebug.runtime.errors import (
     EmptyInputError,
     InvalidUpdateError,
     troubleshooting,
 )
+from sgdebug.runtime.graph._node import (
+    CompiledNode,
+    Reader,
+    Write,
+    WriteTarget,
+    inspect_action,
+    make_reader,
+)
+from sgdebug.runtime.graph._schema import is_dataclass_type, is_pydantic_model, object_writes
+from sgdebug.runtime.persist._threads import get_state, get_state_history, start_run, update_state
 from sgdebug.runtime.types import Command, StateSnapshot
 
 __all__ = ["CompileOptions", "CompiledStateGraph"]
@@ -247,7 +247,7 @@ class CompiledStateGraph:
     def next_tasks(self, config: dict[str, Any]) -> list[Task]:
         """The tasks (with inputs and triggers) of the step after the checkpoint ``config``
         names, planned, not run, nothing saved; ``ValueError`` if it is not stored."""
-        from sgdebug.runtime._persist import Persistence
+        from sgdebug.runtime.persist._persist import Persistence
 
         saver = self._saver()
         configurable = config.get("configurable", {})

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from sgdebug.runtime._hooks import PauseHook
-    from sgdebug.runtime._stream import Emitter
+    from sgdebug.runtime.engine._hooks import PauseHook
+    from sgdebug.runtime.engine._stream import Emitter
 
 __all__ = [
     "Interrupts",

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, Literal, Self, get_args, get_origin, get_
 
 from sgdebug.runtime._constants import END, RESERVED_CHARS, START
 from sgdebug.runtime._keywords import refuse_deprecated, refuse_unsupported
-from sgdebug.runtime._schema import Field, fields_of, has_fields, same_field
 from sgdebug.runtime.channels import BaseChannel, LastValue
+from sgdebug.runtime.graph._schema import Field, fields_of, has_fields, same_field
 from sgdebug.runtime.managed import ManagedValue
 
 if TYPE_CHECKING:

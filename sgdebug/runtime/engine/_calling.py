@@ -1,7 +1,7 @@
 """Calling one task's node and turning what it returns into writes.
 
 The node's return value becomes state writes and ``Command`` routes
-(:func:`~sgdebug.runtime._node.return_writes`); the run then adds the node's static
+(:func:`~sgdebug.runtime.graph._node.return_writes`); the run then adds the node's static
 edges and conditional edges (``Run.branch_writes``). The ``__start__`` task writes the
 graph input instead of calling anything.
 """
@@ -12,15 +12,15 @@ import inspect
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import START
-from sgdebug.runtime._context import Runtime, TaskScope
-from sgdebug.runtime._node import CompiledNode, Write, return_writes
-from sgdebug.runtime._task import PLAIN, command_input_writes
-from sgdebug.runtime._task import _await as await_sync
+from sgdebug.runtime.engine._context import Runtime, TaskScope
+from sgdebug.runtime.engine._task import PLAIN, command_input_writes
+from sgdebug.runtime.engine._task import _await as await_sync
 from sgdebug.runtime.errors import ParentCommand
+from sgdebug.runtime.graph._node import CompiledNode, Write, return_writes
 from sgdebug.runtime.types import Command
 
 if TYPE_CHECKING:
-    from sgdebug.runtime._run import Run, Task
+    from sgdebug.runtime.engine._run import Run, Task
 
 __all__ = ["acall_task", "call_task", "task_config"]
 

@@ -12,25 +12,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from sgdebug.runtime._constants import INTERRUPT, PULL, PUSH, START, TASKS
-from sgdebug.runtime._context import SCOPE, TaskScope, enter_scope, leave_scope
-from sgdebug.runtime._executor import arun_tasks, run_tasks
-from sgdebug.runtime._hooks import ChannelChange, CommitRecord, TaskWrite
-from sgdebug.runtime._node import (
-    CompiledNode,
-    Write,
-    branch_destinations,
-    route_writes,
-)
-from sgdebug.runtime._step_failure import StepFailure, keep_failure, rollback
-from sgdebug.runtime._task import (
-    PLAIN,
-    RunOptions,
-    Task,
-    _await,
-    _IdSource,
-    _path_key,
-    command_input_writes,
-)
 from sgdebug.runtime.channels import (
     MISSING,
     VALUE_CHANNELS,
@@ -42,12 +23,31 @@ from sgdebug.runtime.channels import (
     UntrackedValue,
 )
 from sgdebug.runtime.engine._calling import acall_task, call_task, task_config
+from sgdebug.runtime.engine._context import SCOPE, TaskScope, enter_scope, leave_scope
+from sgdebug.runtime.engine._executor import arun_tasks, run_tasks
+from sgdebug.runtime.engine._hooks import ChannelChange, CommitRecord, TaskWrite
+from sgdebug.runtime.engine._step_failure import StepFailure, keep_failure, rollback
+from sgdebug.runtime.engine._task import (
+    PLAIN,
+    RunOptions,
+    Task,
+    _await,
+    _IdSource,
+    _path_key,
+    command_input_writes,
+)
 from sgdebug.runtime.errors import GraphInterrupt, GraphRecursionError, troubleshooting
+from sgdebug.runtime.graph._node import (
+    CompiledNode,
+    Write,
+    branch_destinations,
+    route_writes,
+)
 from sgdebug.runtime.types import Command, Interrupt
 
 if TYPE_CHECKING:
     from sgdebug.runtime._compiled import CompiledStateGraph
-    from sgdebug.runtime._persist import Mutation, Persistence
+    from sgdebug.runtime.persist._persist import Mutation, Persistence
 
 log = logging.getLogger("sgdebug.runtime")
 _NO_VERSIONS: dict[str, int] = {}
