@@ -149,8 +149,10 @@ def prepare(options: LaunchOptions, *, default_input: Any = None) -> Prepared:
             record = session_file.record  # again, now that the program's classes are imported
         if record is not None:
             value = record.input
+        elif options.input is None:
+            value = default_input if default_input is not None else sample_input(target)
         else:
-            value = default_input if options.input is None else _parse_input(options.input)
+            value = _parse_input(options.input)
         nodes = sorted(target.graph.builder.nodes)
         for flag, names in (("--break-before", options.break_before),
                             ("--break-after", options.break_after)):  # fmt: skip
@@ -163,6 +165,19 @@ def prepare(options: LaunchOptions, *, default_input: Any = None) -> Prepared:
             session_file.close()
         raise
     return Prepared(target, value, options, session_file, record)
+
+
+def sample_input(target: LoadedTarget) -> Any:
+    """A bundled sample's example input when ``target`` is one of the samples (``sgdebug
+    repl sgdebug.sample_graphs.chatbot:graph`` starts where ``sgdebug demo chatbot`` does),
+    else ``None``."""
+    import copy
+
+    from sgdebug.sample_graphs import SAMPLES
+
+    if target.namespace.get("__name__") not in SAMPLES.values():
+        return None
+    return copy.deepcopy(target.namespace.get("EXAMPLE_INPUT"))
 
 
 def _target(options: LaunchOptions, record: SessionRecord | None) -> LoadedTarget:

@@ -111,7 +111,7 @@ _MODULES: Final = (
     AliasModule(
         "langgraph.graph.message",
         _take(_RT, "add_messages", "MessagesState")
-        + _take("sgdebug.runtime._messages", "REMOVE_ALL_MESSAGES"),
+        + _take("sgdebug.runtime.graph._messages", "REMOVE_ALL_MESSAGES"),
         ("add_messages", "MessagesState", "MessageGraph", "REMOVE_ALL_MESSAGES"),
     ),
     AliasModule(

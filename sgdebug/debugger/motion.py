@@ -12,7 +12,7 @@ from sgdebug.debugger.channel_layout import channel_layout, layout_notes
 from sgdebug.debugger.core import SessionCore
 from sgdebug.debugger.driver import Goal
 from sgdebug.debugger.engine import EngineRefused, Settled
-from sgdebug.debugger.evaluation import ExpressionError
+from sgdebug.debugger.evaluation import ExpressionError, parse_answer
 from sgdebug.debugger.events import Closed, Errored, Interrupted, Started
 from sgdebug.debugger.history import SnapshotError, resolve
 from sgdebug.debugger.render import describe_stop
@@ -180,13 +180,15 @@ class MotionVerbs:
             if reason := self.core.why_not("resume"):
                 return self.core.refuse("resume", reason)
             answer: Command[Any]
+            note = None
             if expr is None:
                 answer = Command(resume={i.id: None for i in self.core.interrupts})
             else:
                 try:
-                    answer = Command(resume=self.core.evaluate(expr))
+                    value, note = parse_answer(expr, self.core.evaluator, self.core.providers())
                 except ExpressionError as exc:
                     return self.core.refuse("resume", str(exc))
+                answer = Command(resume=value)
             try:
                 self.core.engine.resume(answer)
             except EngineRefused as exc:
@@ -194,7 +196,8 @@ class MotionVerbs:
             if failed := self._to_first_plan("resume"):
                 return failed
             self.core.interrupts = ()
-            return self._move("resume", Goal("continue", report="step"), self._advance)
+            outcome = self._move("resume", Goal("continue", report="step"), self._advance)
+            return replace(outcome, notes=(note, *outcome.notes)) if note else outcome
 
     def goto(self, ref: str) -> Outcome:
         """Stand at snapshot ``ref``; running or editing from an old one starts a new branch."""

@@ -6,7 +6,7 @@ from typing import Literal
 
 from sgdebug.debugger.breakpoints import ANY_NODE, BreakpointError
 from sgdebug.debugger.core import SessionCore
-from sgdebug.debugger.evaluation import ExpressionError, compile_expression
+from sgdebug.debugger.evaluation import ExpressionError, compile_expression, unknown_names
 from sgdebug.debugger.events import BreakpointsChanged
 from sgdebug.debugger.history import SnapshotError, diff_values, resolve
 from sgdebug.debugger.results import (
@@ -169,7 +169,7 @@ class QueryVerbs:
             if node != ANY_NODE and node not in self.core.node_names:
                 nodes = ", ".join(self.core.node_names)
                 return self.core.refuse(command, f"no node named {node!r} (nodes: {nodes})")
-            if reason := _bad_condition(condition):
+            if reason := self._bad_condition(condition):
                 return self.core.refuse(command, reason)
             bp = self.core.table.add(when, node, condition, temporary=temporary)
             return self._changed(command, bp, f"Breakpoint {bp.number}: {bp.describe()}")
@@ -188,7 +188,7 @@ class QueryVerbs:
             if channel not in self.core.channel_names:
                 keys = ", ".join(self.core.channel_names)
                 return self.core.refuse("watch", f"no channel named {channel!r} (channels: {keys})")
-            if reason := _bad_condition(condition):
+            if reason := self._bad_condition(condition, ("old", "new")):
                 return self.core.refuse("watch", reason)
             bp = self.core.table.add("watch", channel, condition)
             return self._changed("watch", bp, f"Watchpoint {bp.number}: {bp.describe()}")
@@ -235,12 +235,26 @@ class QueryVerbs:
         self.core.bus.emit(BreakpointsChanged(self.core.table.all))
         return self.core.finish(self.core.answer(command, value, message))
 
-
-def _bad_condition(condition: str | None) -> str | None:
-    if condition is None:
-        return None
-    try:
-        compile_expression(condition)
-    except ExpressionError as exc:
-        return f"bad condition: {exc}"
-    return None
+    def _bad_condition(self, condition: str | None, extra: tuple[str, ...] = ()) -> str | None:
+        """Why ``condition`` cannot be a condition: it does not compile, or it reads a name
+        nothing defines (checked now, not at every stop)."""
+        if condition is None:
+            return None
+        try:
+            compile_expression(condition)
+        except ExpressionError as exc:
+            return f"bad condition: {exc}"
+        core = self.core
+        providers = core.providers()
+        values = core.engine.values() if core.started else {}
+        known = core.evaluator.known_names(providers, values) | {*core.channel_names, *extra}
+        unknown = unknown_names(condition, known)
+        if not unknown:
+            return None
+        names = ", ".join(map(repr, unknown))
+        channels = ", ".join(core.channel_names) or "(none)"
+        others = ", ".join((*extra, *providers))
+        return (
+            f"bad condition: {names} is not defined (the state's channels: {channels}; "
+            f"also: {others} and the module's names)"
+        )

@@ -20,7 +20,7 @@ from rich.console import Console
 
 from sgdebug.debugger import Session
 from sgdebug.debugger.render import describe_stop, start_notes
-from sgdebug.repl.commands import Dispatcher, is_complete
+from sgdebug.repl.commands import Dispatcher, is_complete, leave_keys
 from sgdebug.repl.python import PythonRunner
 from sgdebug.repl.render import Printer
 
@@ -55,13 +55,16 @@ class Repl:
         input: Any = None,
         output: Any = None,
         console: Console | None = None,
+        nested: bool = False,
     ) -> None:
         self.session = session
         self.input = input
         self.output = output
+        self.nested = nested
+        """Opened from the TUI (``!``): leaving returns there, the session stays open."""
         self.python = PythonRunner(session)
         self.printer = Printer(session, console)
-        self.dispatcher = Dispatcher(session, self.printer, self.python)
+        self.dispatcher = Dispatcher(session, self.printer, self.python, nested=nested)
         self.notes: list[str] = []
         self.prompt: PromptSession[str] | None = None
         """The prompt-toolkit session, once the interactive loop runs."""
@@ -88,7 +91,7 @@ class Repl:
         if self.interactive:
             self.printer.plain(
                 f"sgdebug REPL on {view.label}: commands (`help`), or Python on `state`. "
-                f"Tab completes, Ctrl+D quits.",
+                f"Tab completes, {leave_keys(self.nested)}.",
                 "dim",
             )
         if view.stop is not None:
@@ -155,7 +158,7 @@ class Repl:
             try:  # the session does not change while the user types: draw its state once
                 text = prompt.prompt(
                     message(self.session)(),
-                    bottom_toolbar=toolbar(self.session)(),
+                    bottom_toolbar=toolbar(self.session, nested=self.nested)(),
                     in_thread=in_thread,
                 )
             except KeyboardInterrupt:
@@ -188,7 +191,7 @@ class Repl:
             key_bindings=load_repl_bindings(),
             multiline=True,
             prompt_continuation=prompt.continuation,
-            bottom_toolbar=prompt.toolbar(self.session),
+            bottom_toolbar=prompt.toolbar(self.session, nested=self.nested),
             complete_style=CompleteStyle.COLUMN,
             auto_suggest=AutoSuggestFromHistory(),
             search_ignore_case=True,
@@ -252,8 +255,8 @@ def _loop_running() -> bool:
 
 
 def run_repl(session: Session, *, input: Any = None, output: Any = None) -> None:
-    """The REPL until the user quits it; the session stays open (for the TUI's ``!``)."""
-    Repl(session, input=input, output=output).run(confirm=False)
+    """The REPL until the user leaves it; the session stays open (for the TUI's ``!``)."""
+    Repl(session, input=input, output=output, nested=True).run(confirm=False)
 
 
 def launch(session: Session) -> int:

@@ -41,6 +41,12 @@ MOVING: Final = frozenset({"step", "task", "continue", "until", "retry", "resume
 """Commands that run user code (Ctrl+C pauses them)."""
 _ASSIGNMENT = re.compile(r"\s*(?:=(?!=)|(?:\*\*|//|>>|<<|[-+*/%&|^@])=|:[^=])")
 _FIRST_WORD = re.compile(r"\S+")
+_NESTED_HELP: Final = (
+    (re.compile(r"^(  quit +|)Quit the debugger\.$", re.M), r"\1Return to the TUI."),
+    (re.compile(r"^Ends the session\.$", re.M), "Opened from the TUI, the REPL returns there "
+     "and the session stays open (quit the TUI with q to end it)."),
+)  # fmt: skip
+"""What the help says of ``quit`` in a REPL opened from the TUI."""
 
 Kind = Literal["empty", "command", "python"]
 
@@ -84,15 +90,21 @@ def is_complete(text: str) -> bool:
     return code is not None
 
 
-def repl_help() -> str:
-    """What the REPL adds to the command language."""
+def leave_keys(nested: bool) -> str:
+    """How to leave the REPL: quit, or (opened from the TUI) go back to it."""
+    return "Ctrl+D or `quit` returns to the TUI" if nested else "Ctrl+D quits"
+
+
+def repl_help(*, nested: bool = False) -> str:
+    """What the REPL adds to the command language (``nested``: opened from the TUI)."""
     return (
         "Python: any line that is not a command runs as Python with state, snapshot, tasks,\n"
-        "  graph, interrupts, error, session and the graph module's globals; `!` forces\n"
-        "  Python (`!c = 1`). Assigning to state[KEY] (or changing a value in it) edits\n"
-        "  the run, as `set` does. Blocks (`for`, `def`, ...) end with an empty line.\n"
+        "  graph, interrupts, error, session, the channels by name and the graph module's\n"
+        "  globals; `!` forces Python (`!c = 1`). Assigning to state[KEY] (or changing a\n"
+        "  value in it) edits the run, as `set` does. Blocks (`for`, `def`, ...) end with\n"
+        "  an empty line.\n"
         "Keys: Tab completes, Ctrl+R searches the history, Ctrl+C pauses a running\n"
-        "  command at the next superstep (twice: interrupts the node), Ctrl+D quits."
+        f"  command at the next superstep (twice: interrupts the node), {leave_keys(nested)}."
     )
 
 
@@ -124,10 +136,14 @@ def pause_on_interrupt(session: Session) -> Iterator[None]:
 class Dispatcher:
     """Runs lines on a session and prints what happened."""
 
-    def __init__(self, session: Session, printer: Printer, python: PythonRunner) -> None:
+    def __init__(
+        self, session: Session, printer: Printer, python: PythonRunner, *, nested: bool = False
+    ) -> None:
         self.session = session
         self.printer = printer
         self.python = python
+        self.nested = nested
+        """Opened from the TUI: ``quit`` goes back to it (help says so)."""
 
     def handle(self, text: str) -> bool:
         """Run one line (or block); ``True`` when the user asked to quit."""
@@ -164,7 +180,10 @@ class Dispatcher:
         except ParseError as exc:
             self.printer.error(str(exc))
             return False
-        self.printer.plain(text if command else f"{text}\n\n{repl_help()}")
+        if self.nested:
+            for pattern, replacement in _NESTED_HELP:
+                text = pattern.sub(replacement, text)
+        self.printer.plain(text if command else f"{text}\n\n{repl_help(nested=self.nested)}")
         return False
 
     def run_python(self, source: str) -> bool:

@@ -72,8 +72,10 @@ def continuation(width: int, line_number: int, wrap_count: int) -> StyleAndTextT
     return [("class:prompt.continuation", "... ".rjust(width))]
 
 
-def toolbar(session: Session) -> Callable[[], StyleAndTextTuples]:
-    """The target, why the run stopped, the breakpoints, and the keys."""
+def toolbar(session: Session, *, nested: bool = False) -> Callable[[], StyleAndTextTuples]:
+    """The target, why the run stopped, the breakpoints, and the keys (``nested``: the REPL
+    was opened from the TUI, and Ctrl+D goes back to it)."""
+    leave = "Ctrl+D back to the TUI" if nested else "Ctrl+D quit"
 
     def render() -> StyleAndTextTuples:
         view = session.view()
@@ -84,7 +86,7 @@ def toolbar(session: Session) -> Callable[[], StyleAndTextTuples]:
             ("class:bottom-toolbar", f" {view.label}{engine}  "),
             ("class:bottom-toolbar.status", status_text(view)),
             ("class:bottom-toolbar", f"  {stop}  breakpoints: {enabled}  "),
-            ("class:bottom-toolbar", "│ Tab complete · Ctrl+R search · Ctrl+D quit "),
+            ("class:bottom-toolbar", f"│ Tab complete · Ctrl+R search · {leave} "),
         ]
 
     return render

@@ -188,7 +188,9 @@ class PythonRunner:
         namespace.update(self.variables)  # also when not installed (never session names)
         state = namespace.get("state")
         if isinstance(state, dict):
-            namespace["state"] = TrackedState(state)
+            tracked = namespace["state"] = TrackedState(state)
+            # a channel used by its bare name (``messages.append(m)``) may change in place
+            tracked.touched |= {k for k, v in state.items() if namespace.get(k) is v}
         return namespace
 
     def _keep_variables(self, before: dict[str, Any], after: dict[str, Any]) -> tuple[str, ...]:

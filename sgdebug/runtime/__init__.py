@@ -9,18 +9,24 @@ from __future__ import annotations
 
 from sgdebug.runtime._compiled import CompiledStateGraph
 from sgdebug.runtime._constants import END, START
-from sgdebug.runtime._context import Runtime, get_config, get_stream_writer, interrupt
-from sgdebug.runtime._hooks import BaseHook, ChannelChange, CommitRecord, PauseHook, TaskWrite
-from sgdebug.runtime._messages import MessagesState, add_messages
-from sgdebug.runtime._run import Run, Task
 from sgdebug.runtime._state_graph import StateGraph
-from sgdebug.runtime._step_failure import (
+from sgdebug.runtime.engine._context import Runtime, get_config, get_stream_writer, interrupt
+from sgdebug.runtime.engine._hooks import (
+    BaseHook,
+    ChannelChange,
+    CommitRecord,
+    PauseHook,
+    TaskWrite,
+)
+from sgdebug.runtime.engine._run import Run, Task
+from sgdebug.runtime.engine._step_failure import (
     StepFailure,
     commit_failure,
     plan_failure,
     reducer_name,
 )
-from sgdebug.runtime._threads import inspect_state
+from sgdebug.runtime.graph._messages import MessagesState, add_messages
+from sgdebug.runtime.persist._threads import inspect_state
 from sgdebug.runtime.types import (
     Command,
     Interrupt,

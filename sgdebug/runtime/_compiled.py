@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import inspect
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -17,22 +16,13 @@ from sgdebug.runtime._constants import (
     branch_channel,
     join_channel,
 )
-from sgdebug.runtime._context import Runtime, TaskScope
-from sgdebug.runtime._node import (
-    CompiledNode,
-    Reader,
-    Write,
-    WriteTarget,
-    inspect_action,
-    make_reader,
-    return_writes,
+from sgdebug.runtime._keywords import (
+    Interrupts,
+    RunRequest,
+    refuse_run_keywords,
+    refuse_unsupported,
 )
-from sgdebug.runtime._run import PLAIN, Run, RunOptions, Task, command_input_writes
-from sgdebug.runtime._schema import is_dataclass_type, is_pydantic_model, object_writes
 from sgdebug.runtime._state_graph import NodeSpec, StateGraph
-from sgdebug.runtime._stream import Emitter
-from sgdebug.runtime._task import _await as await_sync
-from sgdebug.runtime._threads import get_state, get_state_history, start_run, update_state
 from sgdebug.runtime.channels import (
     VALUE_CHANNELS,
     BaseChannel,
@@ -44,12 +34,24 @@ from sgdebug.runtime.channels import (
     Topic,
     UntrackedValue,
 )
+from sgdebug.runtime.engine._hooks import PauseHook
+from sgdebug.runtime.engine._run import Run, RunOptions, Task
+from sgdebug.runtime.engine._stream import Emitter
 from sgdebug.runtime.errors import (
     EmptyInputError,
     InvalidUpdateError,
-    ParentCommand,
     troubleshooting,
 )
+from sgdebug.runtime.graph._node import (
+    CompiledNode,
+    Reader,
+    Write,
+    WriteTarget,
+    inspect_action,
+    make_reader,
+)
+from sgdebug.runtime.graph._schema import is_dataclass_type, is_pydantic_model, object_writes
+from sgdebug.runtime.persist._threads import get_state, get_state_history, start_run, update_state
 from sgdebug.runtime.types import Command, StateSnapshot
 
 __all__ = ["CompileOptions", "CompiledStateGraph"]
@@ -180,87 +182,7 @@ class CompiledStateGraph:
             inspect_action(action), edges, joins, branches, subgraph, spec.defer,
         )  # fmt: skip
 
-    # -- running one task ------------------------------------------------------------------
-
-    def call_task(self, run: Run, task: Task, scope: TaskScope) -> list[Write]:
-        """Run ``task``'s node and return all its writes (state, routing, edges)."""
-        if task.name == START:
-            return self._start_writes(run, task)
-        node = task.node
-        try:
-            if node.injection.names:
-                value = node.action(task.input, **self._kwargs(run, node, scope))
-            else:
-                value = node.action(task.input)
-        except ParentCommand as exc:
-            if node.subgraph is None:
-                raise
-            value = Command(update=exc.command.update, goto=exc.command.goto)
-        if type(value) not in PLAIN and inspect.isawaitable(value):
-            value = await_sync(value)
-        routes: list[Write] = []
-        writes = return_writes(value, self.target, routes)
-        task.writes = writes
-        branched = run.branch_writes(task, writes, value if isinstance(value, dict) else None)
-        return writes + routes + branched if routes else writes + branched
-
-    async def acall_task(self, run: Run, task: Task, scope: TaskScope) -> list[Write]:
-        """:meth:`call_task` for an async node."""
-        node = task.node
-        value = await node.action(task.input, **self._kwargs(run, node, scope))
-        routes: list[Write] = []
-        writes = return_writes(value, self.target, routes)
-        task.writes = writes
-        raw = value if isinstance(value, dict) else None
-        return writes + routes + await run.abranch_writes(task, writes, raw)
-
-    def _kwargs(self, run: Run, node: CompiledNode, scope: TaskScope) -> dict[str, Any]:
-        names = node.injection.names
-        if not names:
-            return {}
-        kwargs: dict[str, Any] = {}
-        if "config" in names:
-            kwargs["config"] = scope.get_config()
-        if "writer" in names:
-            kwargs["writer"] = scope.writer
-        if "runtime" in names:
-            kwargs["runtime"] = Runtime(run.options.context, None, scope.writer)
-        if "store" in names:
-            kwargs["store"] = None
-        if "previous" in names:
-            kwargs["previous"] = None
-        return kwargs
-
-    def task_config(self, run: Run, task: Task) -> dict[str, Any]:
-        """The config a node of ``task`` receives."""
-        base = run.options.config
-        metadata = dict(base.get("metadata") or {})
-        metadata.update(
-            langgraph_step=run.step,
-            langgraph_node=task.name,
-            langgraph_triggers=task.triggers,
-            langgraph_path=task.path,
-            langgraph_checkpoint_ns=f"{task.name}:{task.id}",
-        )
-        config: dict[str, Any] = {"tags": list(base.get("tags") or []), "metadata": metadata}
-        if "recursion_limit" in base:
-            config["recursion_limit"] = base["recursion_limit"]
-        config["configurable"] = dict(base.get("configurable") or {})
-        return config
-
-    def _start_writes(self, run: Run, task: Task) -> list[Write]:
-        value = task.input
-        if isinstance(value, Command):
-            # The input step already applied the update; like LangGraph, the start task
-            # writes it again as input (so a reducer key sees it twice), plus the goto.
-            update = value.update
-            writes = self.input_writes(update) if isinstance(update, dict) else []
-            writes += command_input_writes(run, Command(goto=value.goto))
-            raw = None
-        else:
-            writes = self.input_writes(value)
-            raw = value if isinstance(value, dict) else None
-        return writes + run.branch_writes(task, writes, raw)
+    # -- graph input ----------------------------------------------------------------------
 
     def input_writes(self, value: Any) -> list[Write]:
         """The writes of a graph input, filtered by the input schema."""
@@ -277,31 +199,25 @@ class CompiledStateGraph:
 
     # -- public API ------------------------------------------------------------------------
 
-    def _new_run(
-        self,
-        input: Any,
-        config: dict[str, Any] | None,
-        emit: Emitter | None,
-        options: Mapping[str, Any],
-    ) -> Run:
+    def _new_run(self, input: Any, config: dict[str, Any] | None, request: RunRequest) -> Run:
         """A run positioned to start: input written, or restored from its thread."""
         config = dict(config or {})
         limit = config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
-        context = options.get("context")
+        context = request.context
         schema = self.builder.context_schema
         if isinstance(context, dict) and (is_dataclass_type(schema) or is_pydantic_model(schema)):
             context = schema(**context)
-        before = options.get("interrupt_before") or self.interrupt_before_nodes
-        after = options.get("interrupt_after") or self.interrupt_after_nodes
+        before = request.interrupt_before or self.interrupt_before_nodes
+        after = request.interrupt_after or self.interrupt_after_nodes
         run = Run(
             self,
             RunOptions(
-                config, limit, tuple(options.get("hooks") or ()), context, emit,
+                config, limit, tuple(request.hooks), context, request.emit,
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
-                _watch(options.get("watch")),
+                _watch(request.watch),
             ),
         )  # fmt: skip
         if self.checkpointer is None:
@@ -321,17 +237,17 @@ class CompiledStateGraph:
         input: Any,
         config: dict[str, Any] | None = None,
         *,
-        hooks: Sequence[Any] = (),
+        hooks: Sequence[PauseHook] = (),
         context: Any = None,
         emit: Emitter | None = None,
     ) -> Run:
         """A run of this graph on ``input``, not yet advanced (for debuggers)."""
-        return self._new_run(input, config, emit, {"hooks": hooks, "context": context})
+        return self._new_run(input, config, RunRequest(context, tuple(hooks), emit=emit))
 
     def next_tasks(self, config: dict[str, Any]) -> list[Task]:
         """The tasks (with inputs and triggers) of the step after the checkpoint ``config``
         names, planned, not run, nothing saved; ``ValueError`` if it is not stored."""
-        from sgdebug.runtime._persist import Persistence
+        from sgdebug.runtime.persist._persist import Persistence
 
         saver = self._saver()
         configurable = config.get("configurable", {})
@@ -380,18 +296,34 @@ class CompiledStateGraph:
         input: Any,
         config: dict[str, Any] | None = None,
         *,
-        stream_mode: str = "values",
-        output_keys: str | Sequence[str] | None = None,
         context: Any = None,
-        **kwargs: Any,
+        stream_mode: StreamMode | Sequence[StreamMode] = "values",
+        print_mode: StreamMode | Sequence[StreamMode] = (),
+        output_keys: str | Sequence[str] | None = None,
+        interrupt_before: Interrupts = None,
+        interrupt_after: Interrupts = None,
+        durability: str | None = None,
+        control: Any = None,
+        version: str = "v1",
+        **deprecated: Any,
     ) -> Any:
         """Run the graph to the end and return its output (by default the output state)."""
+        refuse_run_keywords("invoke", print_mode, durability, control, version, deprecated)
         if stream_mode != "values":
             return list(
-                self.stream(input, config, stream_mode=stream_mode, context=context, **kwargs)
+                self.stream(
+                    input,
+                    config,
+                    context=context,
+                    stream_mode=stream_mode,
+                    output_keys=output_keys,
+                    interrupt_before=interrupt_before,
+                    interrupt_after=interrupt_after,
+                )
             )
         keys = self.output_keys if output_keys is None else output_keys
-        run = self._new_run(input, config, None, {"context": context, "watch": keys, **kwargs})
+        request = RunRequest(context, (), interrupt_before, interrupt_after, keys)
+        run = self._new_run(input, config, request)
         run.advance()
         return self._output(run, keys)
 
@@ -406,15 +338,25 @@ class CompiledStateGraph:
         input: Any,
         config: dict[str, Any] | None = None,
         *,
-        stream_mode: str | Sequence[str] = "updates",
-        output_keys: str | Sequence[str] | None = None,
         context: Any = None,
-        **kwargs: Any,
+        stream_mode: StreamMode | Sequence[StreamMode] | None = None,
+        print_mode: StreamMode | Sequence[StreamMode] = (),
+        output_keys: str | Sequence[str] | None = None,
+        interrupt_before: Interrupts = None,
+        interrupt_after: Interrupts = None,
+        durability: str | None = None,
+        control: Any = None,
+        subgraphs: bool = False,
+        debug: bool | None = None,
+        version: str = "v1",
+        **deprecated: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding the chunks of ``stream_mode`` as each superstep ends."""
-        emit = Emitter(stream_mode, self.stream_keys if output_keys is None else output_keys)
-        run = self._new_run(input, config, emit, {"context": context, **kwargs})
-        multi = not isinstance(stream_mode, str)
+        refuse_run_keywords("stream", print_mode, durability, control, version, deprecated)
+        refuse_unsupported("stream", {"subgraphs": subgraphs, "debug": debug})
+        run, emit = self._streamed(input, config, context, stream_mode, output_keys,
+                                   interrupt_before, interrupt_after)  # fmt: skip
+        multi = not (stream_mode is None or isinstance(stream_mode, str))
         while True:
             try:
                 status = run.advance(one_step=True)
@@ -424,26 +366,50 @@ class CompiledStateGraph:
             if status != "running":
                 return
 
+    def _streamed(
+        self,
+        input: Any,
+        config: dict[str, Any] | None,
+        context: Any,
+        stream_mode: StreamMode | Sequence[StreamMode] | None,
+        output_keys: str | Sequence[str] | None,
+        interrupt_before: Interrupts,
+        interrupt_after: Interrupts,
+    ) -> tuple[Run, Emitter]:
+        """A run whose events go to an emitter (``stream`` and ``astream``)."""
+        modes = "updates" if stream_mode is None else stream_mode
+        emit = Emitter(modes, self.stream_keys if output_keys is None else output_keys)
+        request = RunRequest(context, (), interrupt_before, interrupt_after, emit=emit)
+        return self._new_run(input, config, request), emit
+
     async def ainvoke(
         self,
         input: Any,
         config: dict[str, Any] | None = None,
         *,
-        stream_mode: str = "values",
-        output_keys: str | Sequence[str] | None = None,
         context: Any = None,
-        **kwargs: Any,
+        stream_mode: StreamMode | Sequence[StreamMode] = "values",
+        print_mode: StreamMode | Sequence[StreamMode] = (),
+        output_keys: str | Sequence[str] | None = None,
+        interrupt_before: Interrupts = None,
+        interrupt_after: Interrupts = None,
+        durability: str | None = None,
+        control: Any = None,
+        version: str = "v1",
+        **deprecated: Any,
     ) -> Any:
         """Async :meth:`invoke`: async nodes run on the caller's event loop."""
+        refuse_run_keywords("ainvoke", print_mode, durability, control, version, deprecated)
         if stream_mode != "values":
-            return [
-                c
-                async for c in self.astream(
-                    input, config, stream_mode=stream_mode, context=context, **kwargs
-                )
-            ]
+            chunks = self.astream(
+                input, config, context=context, stream_mode=stream_mode,
+                output_keys=output_keys, interrupt_before=interrupt_before,
+                interrupt_after=interrupt_after,
+            )  # fmt: skip
+            return [c async for c in chunks]
         keys = self.output_keys if output_keys is None else output_keys
-        run = self._new_run(input, config, None, {"context": context, "watch": keys, **kwargs})
+        request = RunRequest(context, (), interrupt_before, interrupt_after, keys)
+        run = self._new_run(input, config, request)
         await run.aadvance()
         return self._output(run, keys)
 
@@ -452,15 +418,25 @@ class CompiledStateGraph:
         input: Any,
         config: dict[str, Any] | None = None,
         *,
-        stream_mode: str | Sequence[str] = "updates",
-        output_keys: str | Sequence[str] | None = None,
         context: Any = None,
-        **kwargs: Any,
+        stream_mode: StreamMode | Sequence[StreamMode] | None = None,
+        print_mode: StreamMode | Sequence[StreamMode] = (),
+        output_keys: str | Sequence[str] | None = None,
+        interrupt_before: Interrupts = None,
+        interrupt_after: Interrupts = None,
+        durability: str | None = None,
+        control: Any = None,
+        subgraphs: bool = False,
+        debug: bool | None = None,
+        version: str = "v1",
+        **deprecated: Any,
     ) -> AsyncIterator[Any]:
         """Async :meth:`stream`."""
-        emit = Emitter(stream_mode, self.stream_keys if output_keys is None else output_keys)
-        run = self._new_run(input, config, emit, {"context": context, **kwargs})
-        multi = not isinstance(stream_mode, str)
+        refuse_run_keywords("astream", print_mode, durability, control, version, deprecated)
+        refuse_unsupported("astream", {"subgraphs": subgraphs, "debug": debug})
+        run, emit = self._streamed(input, config, context, stream_mode, output_keys,
+                                   interrupt_before, interrupt_after)  # fmt: skip
+        multi = not (stream_mode is None or isinstance(stream_mode, str))
         while True:
             try:
                 status = await run.aadvance(one_step=True)

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Self, get_args, get_origin, get_type_hints
 
 from sgdebug.runtime._constants import END, RESERVED_CHARS, START
-from sgdebug.runtime._schema import Field, fields_of, has_fields, same_field
+from sgdebug.runtime._keywords import refuse_deprecated, refuse_unsupported
 from sgdebug.runtime.channels import BaseChannel, LastValue
+from sgdebug.runtime.graph._schema import Field, fields_of, has_fields, same_field
 from sgdebug.runtime.managed import ManagedValue
 
 if TYPE_CHECKING:
@@ -70,8 +71,7 @@ class StateGraph:
         input_schema = input_schema or deprecated.pop("input", None)
         output_schema = output_schema or deprecated.pop("output", None)
         context_schema = context_schema or deprecated.pop("config_schema", None)
-        if deprecated:
-            raise TypeError(f"unexpected keyword arguments: {', '.join(deprecated)}")
+        refuse_deprecated("StateGraph", deprecated, {})
         if state_schema is None:
             if input_schema is None or output_schema is None:
                 raise ValueError("Must provide state_schema or input and output")
@@ -134,10 +134,28 @@ class StateGraph:
         defer: bool = False,
         metadata: dict[str, Any] | None = None,
         input_schema: Any = None,
+        retry_policy: Any = None,
+        cache_policy: Any = None,
+        error_handler: Any = None,
         destinations: dict[str, str] | tuple[str, ...] | None = None,
-        **_ignored: Any,
+        timeout: Any = None,
+        trace_policy: Any = None,
+        **deprecated: Any,
     ) -> Self:
         """Add a node; its name defaults to the function's (or graph's) name."""
+        if "input" in deprecated:
+            input_schema = input_schema or deprecated.pop("input")
+        refuse_unsupported(
+            "add_node",
+            {
+                "retry_policy": retry_policy,
+                "cache_policy": cache_policy,
+                "error_handler": error_handler,
+                "timeout": timeout,
+                "trace_policy": trace_policy,
+            },
+        )
+        refuse_deprecated("add_node", deprecated, {"retry": "retry_policy"})
         if not isinstance(node, str):
             action, node = node, _callable_name(node)
         if action is None:
@@ -282,9 +300,16 @@ class StateGraph:
         interrupt_before: Sequence[str] | Literal["*"] | None = None,
         interrupt_after: Sequence[str] | Literal["*"] | None = None,
         name: str | None = None,
-        **_ignored: Any,
+        cache: Any = None,
+        store: Any = None,
+        debug: bool = False,
+        transformers: Sequence[Any] | None = None,
     ) -> CompiledStateGraph:
         """Check the graph and return a runnable compiled graph."""
+        refuse_unsupported(
+            "compile",
+            {"cache": cache, "store": store, "debug": debug, "transformers": transformers},
+        )
         from sgdebug.runtime._compiled import CompiledStateGraph, CompileOptions
 
         before = interrupt_before or ()

@@ -7,8 +7,9 @@ which checks that every program is deterministic enough to be compared at all.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+from typing import Any, Literal
 
 import pytest
 
@@ -58,3 +59,88 @@ def settle(
             break
         report = matches(run_program(program, "langgraph"))
     return report
+
+
+RunPath = Literal["plain", "hooked"]
+PATHS: tuple[RunPath, ...] = ("plain", "hooked")
+"""How sgdebug runs a program: ``plain`` as a user's invoke/stream does (no hook: the fast
+path), ``hooked`` as the debugger does (a pause hook on every run, pausing at every pause
+point, the run advanced again from each pause)."""
+
+
+class PauseEverywhere:
+    """A pause hook that stops the run at every pause point (not on errors, which then
+    propagate as they would without it) and counts the calls, as the debugger's hook does."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def _pause(self) -> bool:
+        self.calls += 1
+        return True
+
+    def after_plan(self, run: Any, tasks: Sequence[Any]) -> bool:
+        return self._pause()
+
+    def after_task(self, run: Any, task: Any) -> bool:
+        return self._pause()
+
+    def after_commit(self, run: Any, record: Any) -> bool:
+        return self._pause()
+
+    def on_error(self, run: Any, task: Any, error: BaseException) -> bool:
+        return False
+
+    def on_step_error(self, run: Any, failure: Any) -> bool:
+        return False
+
+
+def _stepped(run: Any, start: int, one_step: bool) -> bool:
+    """Whether a ``one_step`` advance that paused has done its step (committed it and
+    planned the next), where the unhooked advance returns ``running``."""
+    return one_step and run.step != start and run.phase == "execute"
+
+
+@pytest.fixture
+def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[RunPath]:
+    """``hooked``: every sgdebug run of the test gets a :class:`PauseEverywhere` hook, and
+    ``advance``/``aadvance`` go on from each pause until the run stops for another reason
+    (so ``invoke``/``stream`` return what they would without the hook)."""
+    chosen: RunPath = request.param
+    if chosen == "plain":
+        yield chosen
+        return
+    from sgdebug.runtime import Run
+
+    hook = PauseEverywhere()
+    init, advance, aadvance = Run.__init__, Run.advance, Run.aadvance
+    advanced = 0
+
+    def hooked_init(self: Run, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        self.options = replace(self.options, hooks=(*self.options.hooks, hook))
+
+    def resumed(self: Run, *, one_step: bool = False) -> Any:
+        nonlocal advanced
+        advanced += 1
+        start = self.step
+        status = advance(self, one_step=one_step)
+        while status == "paused" and not _stepped(self, start, one_step):
+            status = advance(self, one_step=one_step)
+        return "running" if status == "paused" else status
+
+    async def aresumed(self: Run, *, one_step: bool = False) -> Any:
+        nonlocal advanced
+        advanced += 1
+        start = self.step
+        status = await aadvance(self, one_step=one_step)
+        while status == "paused" and not _stepped(self, start, one_step):
+            status = await aadvance(self, one_step=one_step)
+        return "running" if status == "paused" else status
+
+    monkeypatch.setattr(Run, "__init__", hooked_init)
+    monkeypatch.setattr(Run, "advance", resumed)
+    monkeypatch.setattr(Run, "aadvance", aresumed)
+    yield chosen
+    monkeypatch.undo()
+    assert hook.calls > 0 or not advanced, "runs were advanced, but no hook was called"

@@ -4,7 +4,8 @@
 program's ``spec`` says (taken from LANGGRAPH_SEMANTICS.md section 5 where the document says
 it). ``test_same_as_langgraph`` runs every program on sgdebug twice, once with sgdebug's
 ``InMemorySaver`` and once with its ``SqliteSaver`` (a fresh database file per graph), and
-compares each record with LangGraph's run on LangGraph's ``InMemorySaver``.
+compares each record with LangGraph's run on LangGraph's ``InMemorySaver``; each of those
+runs both without a hook (``plain``) and with a pause hook pausing everywhere (``hooked``).
 
 Programs in ``KNOWN_MISMATCHES`` show a known difference of sgdebug.runtime; their
 differential tests are strict xfails, so they fail loudly once the runtime is fixed (then
@@ -21,7 +22,7 @@ import pytest
 
 from sgdebug.sample_graphs._engines import Engine
 
-from .conftest import Recorder, settle
+from .conftest import PATHS, Recorder, RunPath, settle
 from .harness import CHECKPOINT, check_expectations, diff, run_program
 from .programs import (  # noqa: F401 - registers the programs
     checkpoint,
@@ -67,17 +68,21 @@ def saver(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[
         db.close()
 
 
+@pytest.mark.parametrize("path", PATHS, indirect=True)
 @pytest.mark.parametrize("saver", SAVERS, indirect=True)
 @pytest.mark.parametrize("name", NAMES)
 def test_same_as_langgraph(
     name: str,
     saver: Callable[[], Any] | None,
+    path: RunPath,
     record: Recorder,
     engine: Engine,
     request: pytest.FixtureRequest,
 ) -> None:
     if engine == "langgraph" and saver is not None:
         pytest.skip("SqliteSaver is sgdebug's")
+    if engine == "langgraph" and path == "hooked":
+        pytest.skip("pause hooks are sgdebug's")
     if engine == "sgdebug" and name in KNOWN_MISMATCHES:
         request.applymarker(pytest.mark.xfail(reason=KNOWN_MISMATCHES[name], strict=True))
     got = run_program(CHECKPOINT[name], engine, saver)

@@ -175,9 +175,15 @@ class Driver:
         self.session = session
         self.screen = screen
 
-    def __call__(self, script: Script, *, confirm: bool = False) -> Repl:
+    def __call__(self, script: Script, *, confirm: bool = False, nested: bool = False) -> Repl:
         with create_pipe_input() as pipe:
-            repl = Repl(self.session, input=pipe, output=DummyOutput(), console=self.screen.console)
+            repl = Repl(
+                self.session,
+                input=pipe,
+                output=DummyOutput(),
+                console=self.screen.console,
+                nested=nested,
+            )
             keyboard = Keyboard(repl, pipe)
             failures: list[BaseException] = []
 

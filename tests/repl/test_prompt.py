@@ -185,6 +185,32 @@ def test_quit_from_a_suspended_front_end_leaves_the_session_open(
     assert session.step(1).ok
 
 
+@pytest.mark.parametrize("nested", [False, True])
+def test_the_repl_says_how_to_leave_it_back_to_the_tui_when_opened_from_it(
+    make_session: SessionFactory, drive: Drive, screen: Any, nested: bool
+) -> None:
+    session = make_session("loop")
+
+    def script(keys: Any) -> None:
+        keys.line("help")
+        keys.line("help quit")
+        keys.line("quit")
+
+    drive(session)(script, nested=nested)
+
+    text = screen.text
+    bar = _text(toolbar(session, nested=nested)())
+    if nested:
+        assert "Ctrl+D or `quit` returns to the TUI" in text
+        assert "Return to the TUI." in text and "the session stays open" in text
+        assert "Quit the debugger" not in text and "Ctrl+D quits" not in text
+        assert "Ctrl+D back to the TUI" in bar
+    else:
+        assert "Tab completes, Ctrl+D quits." in text and "Quit the debugger." in text
+        assert "TUI" not in text and "Ctrl+D quit " in bar
+    assert session.status == "paused"
+
+
 def _text(fragments: StyleAndTextTuples) -> str:
     return fragment_list_to_text(fragments)
 

@@ -238,3 +238,17 @@ def test_names_bound_before_an_error_are_kept(paused: Session) -> None:
     assert result.error is not None
     assert runner.run("early").value == 1
     assert "NameError" in (runner.run("late").error or "")
+
+
+def test_a_channel_changed_in_place_by_its_bare_name_is_an_edit(
+    make_session: SessionFactory,
+) -> None:
+    session = make_session("fanout")
+    session.step(1)
+    runner = PythonRunner(session)
+
+    assert runner.run("len(trail)").value == 1
+    result = runner.run("trail.append('typed')")
+
+    assert result.edit is not None and result.edit.ok, result.edit
+    assert session.view().values["trail"] == ["a", "typed"]

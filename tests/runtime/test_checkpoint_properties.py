@@ -24,10 +24,10 @@ from hypothesis import strategies as st
 
 from sgdebug.runtime import END, START, Run, StateGraph
 from sgdebug.runtime._compiled import CompiledStateGraph
-from sgdebug.runtime._persist import Mutation
 from sgdebug.runtime.checkpoint import BaseCheckpointSaver, InMemorySaver, SqliteSaver
 from sgdebug.runtime.checkpoint.memory import Prefix
 from sgdebug.runtime.checkpoint.serde import dumps
+from sgdebug.runtime.persist._persist import Mutation
 
 Values = dict[str, Any]
 SaverFactory = Callable[[], BaseCheckpointSaver]

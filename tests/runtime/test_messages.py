@@ -26,8 +26,8 @@ from langchain_core.messages import (
 )
 from langgraph.graph.message import add_messages as _lg_add_messages
 
-from sgdebug.runtime import _messages
-from sgdebug.runtime._messages import (
+from sgdebug.runtime.graph import _messages
+from sgdebug.runtime.graph._messages import (
     REMOVE_ALL_MESSAGES,
     MessagesState,
     add_messages,
@@ -406,14 +406,14 @@ def run_python(code: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_import_does_not_load_langchain() -> None:
-    code = "import sgdebug.runtime._messages, sys; assert 'langchain_core' not in sys.modules"
+    code = "import sgdebug.runtime.graph._messages, sys; assert 'langchain_core' not in sys.modules"
     assert run_python(code).returncode == 0
 
 
 def test_without_langchain_installed_uses_dicts() -> None:
     code = (
         "import sys; sys.modules['langchain_core'] = None\n"
-        "from sgdebug.runtime._messages import add_messages\n"
+        "from sgdebug.runtime.graph._messages import add_messages\n"
         "out = add_messages([{'role': 'user', 'content': 'a', 'id': '1'}], ('ai', 'b'))\n"
         "assert [(m['role'], m['content']) for m in out] == [('user', 'a'), ('assistant', 'b')]\n"
         "assert add_messages(out, {'type': 'remove', 'content': '', 'id': '1'})[0] is out[1]\n"

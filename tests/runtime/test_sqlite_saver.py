@@ -37,9 +37,9 @@ from pydantic import BaseModel
 
 from sgdebug.runtime import END, START, StateGraph, add_messages
 from sgdebug.runtime._compiled import CompiledStateGraph
-from sgdebug.runtime._persist import load_value
 from sgdebug.runtime.checkpoint import CorruptCheckpointError, SqliteSaver
 from sgdebug.runtime.checkpoint.serde import SerializationError, Unresolved
+from sgdebug.runtime.persist._persist import load_value
 
 ROOT = Path(__file__).resolve().parents[2]
 Values = dict[str, Any]

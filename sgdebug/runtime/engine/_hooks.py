@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from sgdebug.runtime._run import Run, Task
-    from sgdebug.runtime._step_failure import StepFailure
+    from sgdebug.runtime.engine._run import Run, Task
+    from sgdebug.runtime.engine._step_failure import StepFailure
 
 __all__ = ["ChannelChange", "CommitRecord", "PauseHook", "TaskWrite"]
 

@@ -7,17 +7,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import COPY, END, INPUT, INTERRUPT, START
-from sgdebug.runtime._node import Write, return_writes
-from sgdebug.runtime._persist import ERROR, NULL_TASK, RESUME, Persistence, pending_by_task
-from sgdebug.runtime._run import Run, RunOptions, Task
-from sgdebug.runtime._step_failure import StepFailure, commit_failure, plan_failure
 from sgdebug.runtime.checkpoint.base import (
     SPECIAL_WRITES,
     BaseCheckpointSaver,
     CheckpointRecord,
     PendingWrite,
 )
+from sgdebug.runtime.engine._run import Run, RunOptions, Task
+from sgdebug.runtime.engine._step_failure import StepFailure, commit_failure, plan_failure
 from sgdebug.runtime.errors import EmptyInputError, InvalidUpdateError
+from sgdebug.runtime.graph._node import Write, return_writes
+from sgdebug.runtime.persist._persist import ERROR, NULL_TASK, RESUME, Persistence, pending_by_task
 from sgdebug.runtime.types import Command, Interrupt, PregelTask, StateSnapshot
 
 if TYPE_CHECKING:

@@ -17,11 +17,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from sgdebug.runtime._task import _path_key
 from sgdebug.runtime.channels import BaseChannel
+from sgdebug.runtime.engine._task import _path_key
 
 if TYPE_CHECKING:
-    from sgdebug.runtime._run import Run
+    from sgdebug.runtime.engine._run import Run
 
 __all__ = [
     "StepFailure",

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import INTERRUPT, ROOT, START
-from sgdebug.runtime._node import updates_payload
+from sgdebug.runtime.graph._node import updates_payload
 
 if TYPE_CHECKING:
-    from sgdebug.runtime._run import Run, Task
+    from sgdebug.runtime.engine._run import Run, Task
 
 
 _TASK_MODES = frozenset(("tasks", "debug"))

@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import PULL, PUSH
-from sgdebug.runtime._hooks import PauseHook
-from sgdebug.runtime._node import CompiledNode, Write, return_writes
 from sgdebug.runtime.checkpoint.base import CheckpointId, task_id
+from sgdebug.runtime.engine._hooks import PauseHook
+from sgdebug.runtime.graph._node import CompiledNode, Write, return_writes
 from sgdebug.runtime.types import Command, Interrupt
 
 if TYPE_CHECKING:
-    from sgdebug.runtime._run import Run
-    from sgdebug.runtime._stream import Emitter
+    from sgdebug.runtime.engine._run import Run
+    from sgdebug.runtime.engine._stream import Emitter
 
 PLAIN = frozenset((str, dict, list, tuple, type(None), int, bool))
 """Result types that are never awaitable (skips ``inspect.isawaitable``'s ABC check)."""

@@ -12,25 +12,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from sgdebug.runtime._constants import INTERRUPT, PULL, PUSH, START, TASKS
-from sgdebug.runtime._context import SCOPE, TaskScope, enter_scope, leave_scope
-from sgdebug.runtime._executor import arun_tasks, run_tasks
-from sgdebug.runtime._hooks import ChannelChange, CommitRecord, TaskWrite
-from sgdebug.runtime._node import (
-    CompiledNode,
-    Write,
-    branch_destinations,
-    route_writes,
-)
-from sgdebug.runtime._step_failure import StepFailure, keep_failure, rollback
-from sgdebug.runtime._task import (
-    PLAIN,
-    RunOptions,
-    Task,
-    _await,
-    _IdSource,
-    _path_key,
-    command_input_writes,
-)
 from sgdebug.runtime.channels import (
     MISSING,
     VALUE_CHANNELS,
@@ -41,12 +22,32 @@ from sgdebug.runtime.channels import (
     Topic,
     UntrackedValue,
 )
+from sgdebug.runtime.engine._calling import acall_task, call_task, task_config
+from sgdebug.runtime.engine._context import SCOPE, TaskScope, enter_scope, leave_scope
+from sgdebug.runtime.engine._executor import arun_tasks, run_tasks
+from sgdebug.runtime.engine._hooks import ChannelChange, CommitRecord, TaskWrite
+from sgdebug.runtime.engine._step_failure import StepFailure, keep_failure, rollback
+from sgdebug.runtime.engine._task import (
+    PLAIN,
+    RunOptions,
+    Task,
+    _await,
+    _IdSource,
+    _path_key,
+    command_input_writes,
+)
 from sgdebug.runtime.errors import GraphInterrupt, GraphRecursionError, troubleshooting
+from sgdebug.runtime.graph._node import (
+    CompiledNode,
+    Write,
+    branch_destinations,
+    route_writes,
+)
 from sgdebug.runtime.types import Command, Interrupt
 
 if TYPE_CHECKING:
     from sgdebug.runtime._compiled import CompiledStateGraph
-    from sgdebug.runtime._persist import Mutation, Persistence
+    from sgdebug.runtime.persist._persist import Mutation, Persistence
 
 log = logging.getLogger("sgdebug.runtime")
 _NO_VERSIONS: dict[str, int] = {}
@@ -632,7 +633,7 @@ class Run:
             scope.task, scope.resume, scope.counter, scope.config = task, task.resume, 0, None
             token = None
         try:
-            task.writes = self.graph.call_task(self, task, scope)
+            task.writes = call_task(self, task, scope)
             task.done = True
         except GraphInterrupt as exc:
             task.interrupts = exc.interrupts
@@ -650,7 +651,7 @@ class Run:
         scope = self._enter(task)
         token = enter_scope(scope)
         try:
-            task.writes = await self.graph.acall_task(self, task, scope)
+            task.writes = await acall_task(self, task, scope)
             task.done = True
         except GraphInterrupt as exc:
             task.interrupts = exc.interrupts
@@ -668,7 +669,7 @@ class Run:
 
     def task_config(self, task: Task) -> dict[str, Any]:
         """The config a node of ``task`` receives."""
-        return self.graph.task_config(self, task)
+        return task_config(self, task)
 
     def take_null_resume(self) -> tuple[bool, Any]:
         """Consume the run-wide resume value, if one is left."""

@@ -25,7 +25,7 @@ from sgdebug.runtime.checkpoint.base import (
 from sgdebug.runtime.checkpoint.base import task_id as make_task_id
 
 if TYPE_CHECKING:
-    from sgdebug.runtime._run import Run, Task
+    from sgdebug.runtime.engine._run import Run, Task
 
 ERROR = "__error__"
 RESUME = "__resume__"

@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sgdebug.runtime._run import Run, Task
+    from sgdebug.runtime.engine._run import Run, Task
 
 FAST_NS = 50_000
 """A run shorter than this (50 µs) counts as fast."""

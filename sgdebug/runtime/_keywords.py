@@ -1,0 +1,93 @@
+"""Keywords LangGraph accepts that sgdebug.runtime does not support (yet), refused by name.
+
+Every public entry point spells out its keywords; one LangGraph knows and we do not
+implement raises :class:`NotImplementedError` naming it (never ignored: a silently dropped
+``subgraphs=True`` would return chunks of the wrong shape), and an unknown one raises
+:class:`TypeError` as any Python function does. :class:`RunRequest` carries the keywords a
+run does take from the façade to the run it starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from sgdebug.runtime.engine._hooks import PauseHook
+    from sgdebug.runtime.engine._stream import Emitter
+
+__all__ = [
+    "Interrupts",
+    "RunRequest",
+    "refuse_deprecated",
+    "refuse_run_keywords",
+    "refuse_unsupported",
+]
+
+Interrupts = Sequence[str] | Literal["*"] | None
+"""Nodes to stop before/after (``"*"``: all), for one run."""
+
+
+def refuse_unsupported(call: str, given: Mapping[str, Any]) -> None:
+    """Raise for the first keyword of ``given`` that is set (not ``None``/``False``/empty).
+
+    ``given`` holds the caller's values of keywords whose default means "unused".
+    """
+    for name, value in given.items():
+        if value is not None and value is not False and value != () and value != []:
+            raise NotImplementedError(
+                f"{call}({name}={value!r}) is not supported by sgdebug.runtime yet"
+            )
+
+
+def refuse_deprecated(call: str, given: Mapping[str, Any], known: Mapping[str, str]) -> None:
+    """Raise for the first keyword of ``given`` (a ``**kwargs`` catch-all).
+
+    ``known`` maps LangGraph's deprecated spellings to what they stand for: those raise
+    :class:`NotImplementedError`; any other name raises :class:`TypeError`.
+    """
+    for name in given:
+        if name in known:
+            raise NotImplementedError(
+                f"{call}({name}=...) (LangGraph's deprecated spelling of {known[name]}) is "
+                "not supported by sgdebug.runtime"
+            )
+        raise TypeError(f"{call}() got an unexpected keyword argument {name!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class RunRequest:
+    """What one ``invoke``/``stream``/``start`` call asks of its run."""
+
+    context: Any = None
+    """The run's context (``context=``), built into the context schema if it is a dict."""
+    hooks: tuple[PauseHook, ...] = ()
+    """Pause hooks (``start(hooks=)``)."""
+    interrupt_before: Interrupts = None
+    """Overrides the compiled ``interrupt_before`` when given."""
+    interrupt_after: Interrupts = None
+    """Overrides the compiled ``interrupt_after`` when given."""
+    watch: str | Sequence[str] | None = None
+    """Output keys whose change ``invoke`` reports."""
+    emit: Emitter | None = None
+    """Collects stream events (``stream``); ``None`` when nobody listens."""
+
+
+def refuse_run_keywords(
+    call: str,
+    print_mode: Any,
+    durability: str | None,
+    control: Any,
+    version: str,
+    deprecated: Mapping[str, Any],
+) -> None:
+    """Refuse the run keywords LangGraph accepts and sgdebug.runtime does not support."""
+    unsupported = {
+        "print_mode": print_mode,
+        "durability": durability,
+        "control": control,
+        "version": None if version == "v1" else version,
+    }
+    refuse_unsupported(call, unsupported)
+    refuse_deprecated(call, deprecated, {"checkpoint_during": "durability"})
