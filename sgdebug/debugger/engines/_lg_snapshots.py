@@ -35,6 +35,9 @@ class Snapshots:
         self._graph, self._saver, self._model = graph, saver, model
         self._cache: dict[str, StateSnapshot] = {}
         self._histories: dict[str, list[StateSnapshot]] = {}
+        self._stale: dict[str, list[StateSnapshot]] = {}
+        """Histories read before the thread was written to: brought up to date from the
+        session's new position (see :meth:`history`) instead of read again whole."""
         self._unplanned: dict[str, Exception] = {}
         """Checkpoint -> why LangGraph cannot plan the step after it (a graph's plan of a
         stored checkpoint never changes: kept across :meth:`forget`)."""
@@ -44,6 +47,7 @@ class Snapshots:
         place in it moved, so the threads' histories stay as read."""
         self._cache.clear()
         if written:
+            self._stale.update(self._histories)
             self._histories.clear()
 
     def unplanned(self, checkpoint: str | None) -> Exception | None:
@@ -143,12 +147,45 @@ class Snapshots:
             self._cache[key] = found
         return subgraphs.subgraph_states(found)
 
-    def history(self, thread_id: str) -> list[StateSnapshot]:
-        """Every snapshot of the thread, newest first (read once until it is written to)."""
+    def history(self, thread_id: str, cursor: str | None = None) -> list[StateSnapshot]:
+        """Every snapshot of the thread, newest first (read once until it is written to).
+
+        After a write at ``cursor`` (the session's position), the history read before is
+        brought up to date: the snapshots from ``cursor`` up its parents to the first one
+        already read (whose tasks' writes may have changed) are read; the rest is kept.
+        Every checkpoint the engine makes is such an ancestor of the position it moves to.
+        """
         found = self._histories.get(thread_id)
         if found is None:
-            found = self._histories[thread_id] = self._read_history(thread_id)
+            old = self._stale.pop(thread_id, None)
+            if old is not None and cursor is not None:
+                found = self._brought_up_to_date(thread_id, old, cursor)
+            if found is None:
+                found = self._read_history(thread_id)
+            self._histories[thread_id] = found
         return found
+
+    def _brought_up_to_date(
+        self, thread_id: str, old: list[StateSnapshot], cursor: str
+    ) -> list[StateSnapshot] | None:
+        """``old`` with the snapshots written since (``None``: read it all again)."""
+        position = {checkpoint_of(snap.config): i for i, snap in enumerate(old)}
+        new: list[StateSnapshot] = []
+        at: str | None = cursor
+        while at is not None and at not in position:
+            snap = self.at(thread_id, at)
+            if snap is None or len(new) > len(old):
+                return None
+            new.append(snap)
+            at = checkpoint_of(snap.parent_config) if snap.parent_config else None
+        if at is None:
+            return None  # a history that does not join the one read: read it again
+        joined = self.at(thread_id, at)
+        if joined is None:
+            return None
+        kept = list(old)
+        kept[position[at]] = joined
+        return [*new, *kept]
 
     def _read_history(self, thread_id: str) -> list[StateSnapshot]:
         try:

@@ -202,7 +202,7 @@ class LangGraphEngine:
     def history(self) -> tuple[HistoryEntry, ...]:
         if self.thread_id is None:
             return ()
-        snapshots = self._snaps.history(self.thread_id)  # (the same list until written to)
+        snapshots = self._snaps.history(self.thread_id, self.cursor)  # (same until written)
         made_from, cursor, entries = self._entries
         if made_from is not snapshots or cursor != self.cursor:
             entries = history_entries(snapshots[::-1], self.cursor)
