@@ -4,9 +4,11 @@ Who owns what:
 
 * ``_calling``: calling one task's node (sync and async) and building its writes: its
   state writes, ``Command`` routes, static edges and conditional edges.
+* ``_journal``: what a run asks of the persistence recording it (a protocol: ``persist``
+  sits above the engine) and the in-place ``Mutation`` it reports.
 
-The engine imports the graph plan, channels and persistence below it, never the façade
-(``sgdebug.runtime._compiled``) above it.
+The engine imports the graph plan (``graph``), the savers' data types and the channels
+below it; never ``persist`` or the façade (``sgdebug.runtime._compiled``) above it.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from sgdebug.runtime.engine._calling import acall_task, call_task, task_config
 from sgdebug.runtime.engine._context import SCOPE, TaskScope, enter_scope, leave_scope
 from sgdebug.runtime.engine._executor import arun_tasks, run_tasks
 from sgdebug.runtime.engine._hooks import ChannelChange, CommitRecord, TaskWrite
+from sgdebug.runtime.engine._journal import Journal, Mutation
 from sgdebug.runtime.engine._step_failure import StepFailure, keep_failure, rollback
 from sgdebug.runtime.engine._task import (
     PLAIN,
@@ -46,8 +47,7 @@ from sgdebug.runtime.graph._node import (
 from sgdebug.runtime.types import Command, Interrupt
 
 if TYPE_CHECKING:
-    from sgdebug.runtime._compiled import CompiledStateGraph
-    from sgdebug.runtime.persist._persist import Mutation, Persistence
+    from sgdebug.runtime.graph._plan import GraphPlan
 
 log = logging.getLogger("sgdebug.runtime")
 _NO_VERSIONS: dict[str, int] = {}
@@ -73,7 +73,7 @@ Status = Literal["running", "paused", "done", "interrupted", "error"]
 class Run:
     """A run the caller advances; ``invoke`` and ``stream`` are loops over it."""
 
-    def __init__(self, graph: CompiledStateGraph, options: RunOptions) -> None:
+    def __init__(self, graph: GraphPlan, options: RunOptions) -> None:
         self.graph = graph
         self.options = options
         self.channels: dict[str, BaseChannel] = {
@@ -105,7 +105,7 @@ class Run:
         """A lone task whose ``updates`` event waits for its commit to succeed."""
         self.prefill: dict[str, list[Any]] = {}
         """Writes recorded for tasks of the pending step, by task id (from a checkpoint)."""
-        self.persist: Persistence | None = None
+        self.persist: Journal | None = None
         """Set when the run saves checkpoints."""
         self.breakpoint: str | None = None
         """``"before"`` / ``"after"`` when a static breakpoint stopped the run."""
@@ -131,7 +131,7 @@ class Run:
             self.persist.save(self, "input")
         self.step += 1
 
-    def restore(self, persist: Persistence, values: Mapping[str, Any]) -> None:
+    def restore(self, persist: Journal, values: Mapping[str, Any]) -> None:
         """Continue from a checkpoint whose channel values are ``values``."""
         record = persist.record
         assert record is not None

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sgdebug.runtime._constants import END, PULL, ROOT, START, TASKS, branch_channel
-from sgdebug.runtime._state_graph import BranchSpec
 from sgdebug.runtime.channels import MISSING, VALUE_CHANNELS, BaseChannel
 from sgdebug.runtime.errors import InvalidUpdateError, ParentCommand, troubleshooting
 from sgdebug.runtime.graph._schema import (
@@ -18,6 +17,7 @@ from sgdebug.runtime.graph._schema import (
     is_pydantic_model,
     object_writes,
 )
+from sgdebug.runtime.graph._specs import BranchSpec
 from sgdebug.runtime.managed import ManagedValue
 from sgdebug.runtime.types import Command, Send
 

@@ -23,6 +23,7 @@ from sgdebug.runtime.checkpoint.base import (
     id_text,
 )
 from sgdebug.runtime.checkpoint.base import task_id as make_task_id
+from sgdebug.runtime.engine._journal import Mutation
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._run import Run, Task
@@ -63,23 +64,7 @@ class Shadow:
     versions are prefixes of it): it may only be appended to from now on."""
 
 
-@dataclass(frozen=True, slots=True)
-class Mutation:
-    """A channel whose value a node changed in place during a step."""
-
-    step: int
-    """The superstep in which it happened."""
-    channel: str
-    """The channel whose value was mutated."""
-    tasks: tuple[str, ...]
-    """The nodes of that step that received the value (one of them did it)."""
-    written: bool = False
-    """Whether the channel was also written in that step: an ``operator.add`` list changed
-    in place and then appended to (``state["log"].append(x); return {"log": [x]}`` stores
-    ``x`` twice). Without a write, the change is all the channel got."""
-
-
-class Persistence:
+class Persistence:  # implements engine._journal.Journal
     """Connects a :class:`Run` to a checkpointer for one thread."""
 
     def __init__(self, saver: BaseCheckpointSaver, thread_id: str) -> None:
