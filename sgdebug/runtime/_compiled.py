@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from sgdebug.runtime._constants import (
     DEFAULT_RECURSION_LIMIT,
@@ -15,7 +15,6 @@ from sgdebug.runtime._keywords import (
     refuse_run_keywords,
     refuse_unsupported,
 )
-from sgdebug.runtime._state_graph import StateGraph
 from sgdebug.runtime.engine._hooks import PauseHook
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
 from sgdebug.runtime.engine._stream import Emitter
@@ -25,6 +24,7 @@ from sgdebug.runtime.errors import (
 )
 from sgdebug.runtime.graph._plan import CompileOptions, GraphPlan
 from sgdebug.runtime.graph._schema import is_dataclass_type, is_pydantic_model
+from sgdebug.runtime.graph._specs import Blueprint
 from sgdebug.runtime.persist._threads import get_state, get_state_history, start_run, update_state
 from sgdebug.runtime.types import Command, StateSnapshot
 
@@ -33,15 +33,30 @@ __all__ = ["CompileOptions", "CompiledStateGraph"]
 StreamMode = Literal["values", "updates", "custom", "tasks", "debug", "checkpoints"]
 
 
+class Builder(Blueprint, Protocol):
+    """The builder a compiled graph came from (``StateGraph``): it can compile it again."""
+
+    def compile(
+        self,
+        checkpointer: Any = None,
+        *,
+        interrupt_before: Sequence[str] | Literal["*"] | None = None,
+        interrupt_after: Sequence[str] | Literal["*"] | None = None,
+        name: str | None = None,
+    ) -> CompiledStateGraph:
+        """A compiled graph of this builder."""
+        ...
+
+
 class CompiledStateGraph(GraphPlan):
     """A graph ready to run; build it with ``StateGraph.compile()``.
 
     The public façade (invoke / stream / get_state / ...) over the graph's plan.
     """
 
-    builder: StateGraph
+    builder: Builder
 
-    def __init__(self, builder: StateGraph, options: CompileOptions) -> None:
+    def __init__(self, builder: Builder, options: CompileOptions) -> None:
         super().__init__(builder, options)
 
     # -- public API ------------------------------------------------------------------------

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from sgdebug.runtime.checkpoint.base import CheckpointId, CheckpointRecord, Source
 
 if TYPE_CHECKING:
-    from sgdebug.runtime.engine._run import Run, Task
+    from sgdebug.runtime.engine._task import Task
+
+RunT = TypeVar("RunT", contravariant=True)
+"""The run a journal records (``persist`` records the concrete ``Run``)."""
 
 __all__ = ["Journal", "Mutation"]
 
@@ -34,7 +37,7 @@ class Mutation:
     ``x`` twice). Without a write, the change is all the channel got."""
 
 
-class Journal(Protocol):
+class Journal(Protocol[RunT]):
     """Records a run's checkpoints and task writes as it goes (``persist.Persistence``)."""
 
     head: CheckpointId | None
@@ -49,7 +52,7 @@ class Journal(Protocol):
 
     def save(
         self,
-        run: Run,
+        run: RunT,
         source: Source,
         step: int | None = None,
         *,
@@ -75,10 +78,10 @@ class Journal(Protocol):
         """Store the buffered task writes now."""
         ...
 
-    def check_mutations(self, run: Run, tasks: Sequence[Task], *, committed: bool = True) -> None:
+    def check_mutations(self, run: RunT, tasks: Sequence[Task], *, committed: bool = True) -> None:
         """Compare the channels ``tasks`` read with what was stored; record in-place changes."""
         ...
 
-    def mark_interrupt(self, run: Run) -> None:
+    def mark_interrupt(self, run: RunT) -> None:
         """A static breakpoint stopped the run: remember the versions it stopped at."""
         ...

@@ -10,7 +10,6 @@ from typing import Any, Literal
 
 from sgdebug.runtime._constants import ROOT, START, TASKS, branch_channel, join_channel
 from sgdebug.runtime.channels import (
-    VALUE_CHANNELS,
     BaseChannel,
     BinaryOperatorAggregate,
     EphemeralValue,
@@ -133,12 +132,7 @@ class GraphPlan:
         return edges, joins, branches
 
     def _reader(self, schema: Any) -> Reader:
-        reader = make_reader(schema, self.builder.schemas[schema])
-        specs = self.channel_specs
-        reader.plain = not (reader.root or reader.managed or reader.coerce) and all(
-            type(specs.get(k)) in VALUE_CHANNELS for k in reader.keys
-        )
-        return reader
+        return make_reader(schema, self.builder.schemas[schema])
 
     def _start_node(self) -> CompiledNode:
         edges, joins, branches = self._edges_from(START)

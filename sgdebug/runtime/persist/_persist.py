@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from sgdebug.runtime._constants import INTERRUPT
-from sgdebug.runtime.channels import MISSING, VALUE_CHANNELS, BinaryOperatorAggregate
+from sgdebug.runtime.channels import MISSING, BinaryOperatorAggregate
 from sgdebug.runtime.checkpoint.base import (
     GONE,
     BaseCheckpointSaver,
@@ -137,8 +137,7 @@ class Persistence:  # implements engine._journal.Journal
         changes: list[tuple[str, Any]] = []
         for key in changed:
             channel = channels[key]
-            plain = type(channel) in VALUE_CHANNELS  # their checkpoint() is their value
-            value = channel.value if plain else channel.checkpoint()  # type: ignore[attr-defined]
+            value = channel.checkpoint()
             kind = type(value)
             if kind in _ATOMS:  # no deltas, cannot be changed in place
                 if atoms.get(key, MISSING) is value:

@@ -13,6 +13,7 @@ from sgdebug.runtime.checkpoint.base import (
     CheckpointRecord,
     PendingWrite,
 )
+from sgdebug.runtime.engine._branches import branch_writes
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
 from sgdebug.runtime.engine._step_failure import StepFailure, commit_failure, plan_failure
 from sgdebug.runtime.errors import EmptyInputError, InvalidUpdateError
@@ -329,7 +330,7 @@ def update_state(
         run.apply_writes([(START, values)])
         return config_of(persist.save_record(run, "input", step=step))
     if values is None and as_node == END:
-        run._apply({}, step)
+        run._apply({}, "step")
         return config_of(persist.save_record(run, "update", step=step))
     node_name = as_node if as_node is not None else _infer_as_node(graph, record)
     node = graph.nodes.get(node_name) if node_name != END else None
@@ -343,7 +344,7 @@ def update_state(
         routes: list[Write] = []
         writes = return_writes(values, graph.target, routes) + routes
         raw = values if isinstance(values, dict) else None
-    writes = writes + run.branch_writes(task, writes, raw)
+    writes = writes + branch_writes(run, task, writes, raw)
     grouped: defaultdict[str, list[Any]] = defaultdict(list)
     for key, value in writes:
         if key in run.channels:
@@ -354,7 +355,7 @@ def update_state(
         task_id = persist.task_id(task.path)
         stored = [PendingWrite(task_id, node.name, task.path, k, v) for k, v in writes]
         saver.put_writes(thread_id, record.id, stored or _no_writes(task_id, node.name))
-    run._apply(grouped, step)
+    run._apply(grouped, "step")
     run.versions_seen[INTERRUPT] = dict(run.versions)
     return config_of(persist.save_record(run, "update", step=step))
 
