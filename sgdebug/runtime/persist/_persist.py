@@ -26,7 +26,8 @@ from sgdebug.runtime.checkpoint.base import task_id as make_task_id
 from sgdebug.runtime.engine._journal import Mutation
 
 if TYPE_CHECKING:
-    from sgdebug.runtime.engine._run import Run, Task
+    from sgdebug.runtime.engine._state import RunState
+    from sgdebug.runtime.engine._task import Task
 
 ERROR = "__error__"
 RESUME = "__resume__"
@@ -99,7 +100,7 @@ class Persistence:  # implements engine._journal.Journal
 
     def save(
         self,
-        run: Run,
+        run: RunState,
         source: Source,
         step: int | None = None,
         *,
@@ -224,7 +225,7 @@ class Persistence:  # implements engine._journal.Journal
         return record
 
     def save_record(
-        self, run: Run, source: Source, step: int | None = None, *, parent: str | None = ""
+        self, run: RunState, source: Source, step: int | None = None, *, parent: str | None = ""
     ) -> CheckpointRecord:
         """:meth:`save`, returning the stored record."""
         self.save(run, source, step, parent=parent)
@@ -245,7 +246,7 @@ class Persistence:  # implements engine._journal.Journal
             record = self._record = self.saver.get_record(self.thread_id, id_text(self.head))
         return record
 
-    def emit_resumed(self, run: Run) -> None:
+    def emit_resumed(self, run: RunState) -> None:
         """A resumed run re-emits the checkpoint it starts from (checkpoints / debug)."""
         emit = run.options.emit
         record = self.record
@@ -272,7 +273,7 @@ class Persistence:  # implements engine._journal.Journal
             }
         emit.checkpoint(event, record.step)
 
-    def _event(self, run: Run, record: CheckpointRecord) -> dict[str, Any]:
+    def _event(self, run: RunState, record: CheckpointRecord) -> dict[str, Any]:
 
         tasks = run.next_tasks()
         parent = (
@@ -287,7 +288,7 @@ class Persistence:  # implements engine._journal.Journal
             "tasks": [{"id": t.id, "name": t.name, "interrupts": (), "state": None} for t in tasks],
         }
 
-    def _user_metadata(self, run: Run) -> Mapping[str, Any]:
+    def _user_metadata(self, run: RunState) -> Mapping[str, Any]:
         """A copy of the run's ``config["metadata"]``, made again only when it changed."""
         given = run.options.config.get("metadata")
         cached_for, copy = self._metadata
@@ -358,7 +359,9 @@ class Persistence:  # implements engine._journal.Journal
         self.shadow[key] = Shadow(copy, chain, value)
         return encode(value, key)
 
-    def check_mutations(self, run: Run, tasks: Sequence[Task], *, committed: bool = True) -> None:
+    def check_mutations(
+        self, run: RunState, tasks: Sequence[Task], *, committed: bool = True
+    ) -> None:
         """Find channels the step changed in place and report them (see :class:`Mutation`).
 
         Called after the step's commit, and (``committed=False``) when a task failed, so a
@@ -453,7 +456,7 @@ class Persistence:  # implements engine._journal.Journal
             ]
             saver.put_writes(self.thread_id, checkpoint_id, writes)
 
-    def mark_interrupt(self, run: Run) -> None:
+    def mark_interrupt(self, run: RunState) -> None:
         """Remember the channel versions at a static breakpoint (it fires once per change)."""
         seen = dict(run.versions)
         run.versions_seen[INTERRUPT] = seen
