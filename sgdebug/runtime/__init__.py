@@ -11,13 +11,8 @@ from sgdebug.runtime._compiled import CompiledStateGraph
 from sgdebug.runtime._constants import END, START
 from sgdebug.runtime._state_graph import StateGraph
 from sgdebug.runtime.engine._context import Runtime, get_config, get_stream_writer, interrupt
-from sgdebug.runtime.engine._hooks import (
-    BaseHook,
-    ChannelChange,
-    CommitRecord,
-    PauseHook,
-    TaskWrite,
-)
+from sgdebug.runtime.engine._hooks import BaseHook, PauseHook
+from sgdebug.runtime.engine._records import ChannelChange, CommitRecord, TaskWrite
 from sgdebug.runtime.engine._run import Run, Task
 from sgdebug.runtime.engine._step_failure import (
     StepFailure,
@@ -25,6 +20,7 @@ from sgdebug.runtime.engine._step_failure import (
     plan_failure,
     reducer_name,
 )
+from sgdebug.runtime.engine._view import RunView
 from sgdebug.runtime.graph._messages import MessagesState, add_messages
 from sgdebug.runtime.persist._threads import inspect_state
 from sgdebug.runtime.types import (
@@ -52,6 +48,7 @@ __all__ = [
     "PauseHook",
     "PregelTask",
     "Run",
+    "RunView",
     "Runtime",
     "Send",
     "SqliteSaver",

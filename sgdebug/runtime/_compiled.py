@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import Any, Literal, Protocol
 
 from sgdebug.runtime._constants import (
     DEFAULT_RECURSION_LIMIT,
     INTERRUPT,
-    ROOT,
-    START,
-    TASKS,
-    branch_channel,
-    join_channel,
 )
 from sgdebug.runtime._keywords import (
     Interrupts,
@@ -22,180 +15,49 @@ from sgdebug.runtime._keywords import (
     refuse_run_keywords,
     refuse_unsupported,
 )
-from sgdebug.runtime._state_graph import NodeSpec, StateGraph
-from sgdebug.runtime.channels import (
-    VALUE_CHANNELS,
-    BaseChannel,
-    BinaryOperatorAggregate,
-    EphemeralValue,
-    LastValue,
-    LastValueAfterFinish,
-    NamedBarrierValue,
-    Topic,
-    UntrackedValue,
-)
 from sgdebug.runtime.engine._hooks import PauseHook
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
 from sgdebug.runtime.engine._stream import Emitter
 from sgdebug.runtime.errors import (
     EmptyInputError,
     InvalidUpdateError,
-    troubleshooting,
 )
-from sgdebug.runtime.graph._node import (
-    CompiledNode,
-    Reader,
-    Write,
-    WriteTarget,
-    inspect_action,
-    make_reader,
-)
-from sgdebug.runtime.graph._schema import is_dataclass_type, is_pydantic_model, object_writes
+from sgdebug.runtime.graph._plan import CompileOptions, GraphPlan
+from sgdebug.runtime.graph._schema import is_dataclass_type, is_pydantic_model
+from sgdebug.runtime.graph._specs import Blueprint
 from sgdebug.runtime.persist._threads import get_state, get_state_history, start_run, update_state
 from sgdebug.runtime.types import Command, StateSnapshot
 
 __all__ = ["CompileOptions", "CompiledStateGraph"]
 
-_INERT = (
-    LastValue,
-    BinaryOperatorAggregate,
-    UntrackedValue,
-    NamedBarrierValue,
-    LastValueAfterFinish,
-)
 StreamMode = Literal["values", "updates", "custom", "tasks", "debug", "checkpoints"]
 
 
-@dataclass(frozen=True, slots=True)
-class CompileOptions:
-    """What ``compile()`` was given."""
+class Builder(Blueprint, Protocol):
+    """The builder a compiled graph came from (``StateGraph``): it can compile it again."""
 
-    checkpointer: Any
-    interrupt_before: tuple[str, ...] | Literal["*"]
-    interrupt_after: tuple[str, ...] | Literal["*"]
-    name: str
+    def compile(
+        self,
+        checkpointer: Any = None,
+        *,
+        interrupt_before: Sequence[str] | Literal["*"] | None = None,
+        interrupt_after: Sequence[str] | Literal["*"] | None = None,
+        name: str | None = None,
+    ) -> CompiledStateGraph:
+        """A compiled graph of this builder."""
+        ...
 
 
-class CompiledStateGraph:
-    """A graph ready to run; build it with ``StateGraph.compile()``."""
+class CompiledStateGraph(GraphPlan):
+    """A graph ready to run; build it with ``StateGraph.compile()``.
 
-    def __init__(self, builder: StateGraph, options: CompileOptions) -> None:
-        self.builder = builder
-        self.options = options
-        self.name = options.name
-        self.checkpointer: Any = options.checkpointer or None
-        self.interrupt_before_nodes = options.interrupt_before
-        self.interrupt_after_nodes = options.interrupt_after
-        self.user_fields = dict(builder.channels)
-        self.state_keys = frozenset(k for k, f in self.user_fields.items() if _is_channel(f))
-        self.root = ROOT in self.state_keys
-        self.channel_specs = self._channels()
-        self.target = WriteTarget(
-            self.state_keys,
-            tuple(k for k in self.user_fields if k in self.state_keys),
-            frozenset(k for k in self.user_fields if k not in self.state_keys),
-            self.root,
-            frozenset(builder.nodes),
-        )
-        self.state_reader = self._reader(builder.state_schema)
-        self.nodes: dict[str, CompiledNode] = {START: self._start_node()}
-        for spec in builder.nodes.values():
-            self.nodes[spec.name] = self._node(spec)
-        self.sorted_names = tuple(sorted(self.nodes))
-        trigger_map: defaultdict[str, list[str]] = defaultdict(list)
-        for node in self.nodes.values():
-            for trigger in node.triggers:
-                trigger_map[trigger].append(node.name)
-        self.trigger_to_nodes = {k: tuple(sorted(v)) for k, v in trigger_map.items()}
-        self.trigger_keys = frozenset(self.trigger_to_nodes)
-        self.volatile = tuple(k for k, c in self.channel_specs.items() if not isinstance(c, _INERT))
-        self.volatile_set = frozenset(self.volatile)
-        self.input_keys = self._keys(builder.input_schema)
-        self.output_keys: str | tuple[str, ...] = (
-            ROOT if self.root else self._keys(builder.output_schema)
-        )
-        self.stream_keys: str | tuple[str, ...] = (
-            ROOT if self.root else tuple(k for k in self.user_fields if k in self.state_keys)
-        )
+    The public façade (invoke / stream / get_state / ...) over the graph's plan.
+    """
 
-    # -- compile-time structure ------------------------------------------------------------
+    builder: Builder
 
-    def _keys(self, schema: Any) -> tuple[str, ...]:
-        return tuple(k for k in self.builder.schemas[schema] if k in self.state_keys)
-
-    def _channels(self) -> dict[str, BaseChannel]:
-        b = self.builder
-        specs: dict[str, BaseChannel] = {
-            k: f for k, f in self.user_fields.items() if isinstance(f, BaseChannel)
-        }
-        specs[START] = EphemeralValue(Any, key=START)
-        specs[TASKS] = Topic(Any, key=TASKS)
-        for name, spec in b.nodes.items():
-            key = branch_channel(name)
-            specs[key] = (
-                LastValueAfterFinish(Any, key=key)
-                if spec.defer
-                else EphemeralValue(Any, guard=False, key=key)
-            )
-        for sources, target in b.waiting_edges:
-            key = join_channel(sources, target)
-            specs[key] = NamedBarrierValue(sources, key=key)
-        return specs
-
-    def _edges_from(self, source: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Any, ...]]:
-        b = self.builder
-        edges = tuple(sorted(t for s, t in b.edges if s == source and t != "__end__"))
-        joins = tuple(
-            sorted(join_channel(srcs, t) for srcs, t in b.waiting_edges if source in srcs)
-        )
-        branches = tuple(
-            (spec, None if spec.input_schema is None else self._reader(spec.input_schema))
-            for spec in b.branches.get(source, {}).values()
-        )
-        return edges, joins, branches
-
-    def _reader(self, schema: Any) -> Reader:
-        reader = make_reader(schema, self.builder.schemas[schema])
-        specs = self.channel_specs
-        reader.plain = not (reader.root or reader.managed or reader.coerce) and all(
-            type(specs.get(k)) in VALUE_CHANNELS for k in reader.keys
-        )
-        return reader
-
-    def _start_node(self) -> CompiledNode:
-        edges, joins, branches = self._edges_from(START)
-        return CompiledNode(
-            START, _no_action, (START,), self.state_reader, inspect_action(_no_action),
-            edges, joins, branches,
-        )  # fmt: skip
-
-    def _node(self, spec: NodeSpec) -> CompiledNode:
-        edges, joins, branches = self._edges_from(spec.name)
-        triggers = [branch_channel(spec.name)]
-        triggers += [join_channel(s, t) for s, t in self.builder.waiting_edges if t == spec.name]
-        action, subgraph = spec.action, None
-        if isinstance(action, CompiledStateGraph):
-            subgraph = action
-            action = _subgraph_action(action)
-        return CompiledNode(
-            spec.name, action, tuple(sorted(triggers)), self._reader(spec.input_schema),
-            inspect_action(action), edges, joins, branches, subgraph, spec.defer,
-        )  # fmt: skip
-
-    # -- graph input ----------------------------------------------------------------------
-
-    def input_writes(self, value: Any) -> list[Write]:
-        """The writes of a graph input, filtered by the input schema."""
-        if self.root:
-            return [] if value is None else [(ROOT, value)]
-        if isinstance(value, dict):
-            return [(k, value[k]) for k in self.input_keys if k in value]
-        writes = object_writes(value, self.input_keys)
-        if writes is None:
-            raise InvalidUpdateError(
-                troubleshooting(f"Expected dict, got {value}", "INVALID_GRAPH_NODE_RETURN_VALUE")
-            )
-        return writes
+    def __init__(self, builder: Builder, options: CompileOptions) -> None:
+        super().__init__(builder, options)
 
     # -- public API ------------------------------------------------------------------------
 
@@ -457,20 +319,3 @@ def _watch(keys: str | Sequence[str] | None) -> frozenset[str]:
     if keys is None:
         return frozenset()
     return frozenset([keys] if isinstance(keys, str) else keys)
-
-
-def _is_channel(field: Any) -> bool:
-    return isinstance(field, BaseChannel)
-
-
-def _no_action(state: Any) -> None:
-    return None
-
-
-def _subgraph_action(sub: CompiledStateGraph) -> Callable[..., Any]:
-    def run_subgraph(state: Any, config: dict[str, Any]) -> Any:
-        sub_config = {k: v for k, v in config.items() if k in ("tags", "recursion_limit")}
-        return sub.invoke(state, sub_config)
-
-    run_subgraph.__name__ = sub.name
-    return run_subgraph

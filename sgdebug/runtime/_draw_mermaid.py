@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from sgdebug.runtime._draw_model import Edge, Node, NodeStyles
+    from sgdebug.runtime._draw_parts import Edge, Node, NodeStyles
 
 __all__ = ["MermaidOptions", "render_mermaid", "yaml_block"]
 

@@ -7,13 +7,13 @@ import logging
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Self, get_args, get_origin, get_type_hints
 
 from sgdebug.runtime._constants import END, RESERVED_CHARS, START
 from sgdebug.runtime._keywords import refuse_deprecated, refuse_unsupported
 from sgdebug.runtime.channels import BaseChannel, LastValue
 from sgdebug.runtime.graph._schema import Field, fields_of, has_fields, same_field
+from sgdebug.runtime.graph._specs import BranchSpec, NodeSpec
 from sgdebug.runtime.managed import ManagedValue
 
 if TYPE_CHECKING:
@@ -22,38 +22,6 @@ if TYPE_CHECKING:
 __all__ = ["BranchSpec", "NodeSpec", "StateGraph"]
 
 log = logging.getLogger("sgdebug.runtime")
-
-
-@dataclass(slots=True)
-class NodeSpec:
-    """A node as the user added it."""
-
-    name: str
-    """Unique node name."""
-    action: Callable[..., Any]
-    """The function (or compiled graph) the node runs."""
-    input_schema: Any
-    """The schema whose keys the node receives (the state schema unless narrowed)."""
-    metadata: dict[str, Any] | None = None
-    """User metadata, shown in drawings."""
-    defer: bool = False
-    """Run only when nothing else would run next."""
-    destinations: tuple[str, ...] | dict[str, str] | None = None
-    """Targets of the node's ``Command(goto=...)``, for drawings."""
-
-
-@dataclass(slots=True)
-class BranchSpec:
-    """A conditional edge: a path function and its optional map of results to nodes."""
-
-    name: str
-    """The path function's name (``'condition'`` for a lambda)."""
-    path: Callable[..., Any]
-    """Called with the state; returns node names, ``END``, ``Send``s or map keys."""
-    path_map: dict[Hashable, str] | None
-    """Result → node; from a dict, a list, or a ``Literal`` return annotation."""
-    input_schema: Any
-    """The schema the path function receives, when its first parameter narrows it."""
 
 
 class StateGraph:
@@ -310,7 +278,8 @@ class StateGraph:
             "compile",
             {"cache": cache, "store": store, "debug": debug, "transformers": transformers},
         )
-        from sgdebug.runtime._compiled import CompiledStateGraph, CompileOptions
+        from sgdebug.runtime._compiled import CompiledStateGraph
+        from sgdebug.runtime.graph._plan import CompileOptions
 
         before = interrupt_before or ()
         after = interrupt_after or ()

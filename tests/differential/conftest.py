@@ -116,9 +116,8 @@ def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
     init, advance, aadvance = Run.__init__, Run.advance, Run.aadvance
     advanced = 0
 
-    def hooked_init(self: Run, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        self.options = replace(self.options, hooks=(*self.options.hooks, hook))
+    def hooked_init(self: Run, graph: Any, options: Any) -> None:
+        init(self, graph, replace(options, hooks=(*options.hooks, hook)))
 
     def resumed(self: Run, *, one_step: bool = False) -> Any:
         nonlocal advanced

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -18,7 +18,7 @@ from sgdebug.inspect.channels import (
 )
 from sgdebug.inspect.history import history_tree
 from sgdebug.inspect.preview import EMPTY
-from sgdebug.runtime import BaseHook, CommitRecord, Run
+from sgdebug.runtime import BaseHook, CommitRecord, CompiledStateGraph, Run, RunView
 from sgdebug.runtime.channels import MISSING
 from sgdebug.runtime.checkpoint import InMemorySaver
 from sgdebug.runtime.managed import RemainingStepsManager
@@ -32,9 +32,11 @@ class _Collect(BaseHook):
         self.records: list[CommitRecord] = []
         self.rows: list[Any] = []
 
-    def after_commit(self, run: Run, record: CommitRecord) -> bool:
+    def after_commit(self, run: RunView, record: CommitRecord) -> bool:
         self.records.append(record)
-        self.rows.append(channel_rows(run.graph, run, fold_changes(self.records[:-1])))
+        graph = cast(CompiledStateGraph, run.graph)  # a run holds its graph's plan
+        live = cast(Run, run)  # hooks see a RunView; channel_rows reads the live run
+        self.rows.append(channel_rows(graph, live, fold_changes(self.records[:-1])))
         return False
 
 

@@ -25,7 +25,7 @@ from sgdebug.inspect.diff import (
     summary,
 )
 from sgdebug.inspect.step_diff import StepDiff, reducer_diff, snapshot_diff
-from sgdebug.runtime import BaseHook, CommitRecord, Run
+from sgdebug.runtime import BaseHook, CommitRecord, RunView
 from sgdebug.runtime.channels import MISSING
 from sgdebug.runtime.checkpoint import InMemorySaver
 from sgdebug.sample_graphs import RUNS_ALONE, load
@@ -279,7 +279,7 @@ class _Records(BaseHook):
     def __init__(self) -> None:
         self.records: list[CommitRecord] = []
 
-    def after_commit(self, run: Run, record: CommitRecord) -> bool:
+    def after_commit(self, run: RunView, record: CommitRecord) -> bool:
         self.records.append(record)
         return False
 

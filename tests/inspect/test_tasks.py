@@ -9,7 +9,7 @@ import pytest
 
 from sgdebug.inspect.preview import preview
 from sgdebug.inspect.tasks import TaskRow, snapshot_task_rows, task_rows
-from sgdebug.runtime import START, BaseHook, Run, StateGraph, Task, interrupt
+from sgdebug.runtime import START, BaseHook, RunView, StateGraph, Task, interrupt
 from sgdebug.runtime.checkpoint import InMemorySaver
 from sgdebug.sample_graphs import RUNS_ALONE, load
 
@@ -26,11 +26,11 @@ class _Plans(BaseHook):
         self.planned: list[tuple[TaskRow, ...]] = []
         self.finished: list[TaskRow] = []
 
-    def after_plan(self, run: Run, tasks: Sequence[Task]) -> bool:
+    def after_plan(self, run: RunView, tasks: Sequence[Task]) -> bool:
         self.planned.append(task_rows(tasks, before=self.before, last_commit=run.last_commit))
         return False
 
-    def after_task(self, run: Run, task: Task) -> bool:
+    def after_task(self, run: RunView, task: Task) -> bool:
         self.finished.extend(task_rows([task]))
         return False
 
@@ -117,11 +117,11 @@ def test_error_and_interrupt_statuses() -> None:
         def __init__(self) -> None:
             self.rows: list[TaskRow] = []
 
-        def after_task(self, run: Run, task: Task) -> bool:
+        def after_task(self, run: RunView, task: Task) -> bool:
             self.rows.extend(task_rows([task]))
             return False
 
-        def on_error(self, run: Run, task: Task, error: BaseException) -> bool:
+        def on_error(self, run: RunView, task: Task, error: BaseException) -> bool:
             self.rows.extend(task_rows([task]))
             return True
 

@@ -27,7 +27,7 @@ from sgdebug.runtime._compiled import CompiledStateGraph
 from sgdebug.runtime.checkpoint import BaseCheckpointSaver, InMemorySaver, SqliteSaver
 from sgdebug.runtime.checkpoint.memory import Prefix
 from sgdebug.runtime.checkpoint.serde import dumps
-from sgdebug.runtime.persist._persist import Mutation
+from sgdebug.runtime.engine._journal import Mutation
 
 Values = dict[str, Any]
 SaverFactory = Callable[[], BaseCheckpointSaver]

@@ -8,7 +8,7 @@ from typing import Annotated, Any, TypedDict
 
 import pytest
 
-from sgdebug.runtime import START, BaseHook, CommitRecord, Run, StateGraph, Task
+from sgdebug.runtime import START, BaseHook, CommitRecord, RunView, StateGraph, Task
 from sgdebug.runtime.channels import MISSING
 
 
@@ -39,20 +39,20 @@ class Recorder(BaseHook):
         self.calls: list[tuple[str, Any]] = []
         self.pause_on = pause_on
 
-    def after_plan(self, run: Run, tasks: Sequence[Task]) -> bool:
+    def after_plan(self, run: RunView, tasks: Sequence[Task]) -> bool:
         self.calls.append(("plan", tuple(t.name for t in tasks)))
         return self.pause_on == "plan"
 
-    def after_task(self, run: Run, task: Task) -> bool:
+    def after_task(self, run: RunView, task: Task) -> bool:
         self.calls.append(("task", (task.name, tuple(task.writes))))
         return self.pause_on == "task"
 
-    def after_commit(self, run: Run, record: CommitRecord) -> bool:
+    def after_commit(self, run: RunView, record: CommitRecord) -> bool:
         changes = {c.channel: (c.old, c.new) for c in record.changes if c.channel in ("x", "log")}
         self.calls.append(("commit", changes))
         return self.pause_on == "commit"
 
-    def on_error(self, run: Run, task: Task, error: BaseException) -> bool:
+    def on_error(self, run: RunView, task: Task, error: BaseException) -> bool:
         self.calls.append(("error", (task.name, repr(error))))
         return True
 
@@ -101,7 +101,7 @@ def test_commit_record_lists_writes_by_task_in_application_order() -> None:
     records: list[CommitRecord] = []
 
     class Keep(BaseHook):
-        def after_commit(self, run: Run, record: CommitRecord) -> bool:
+        def after_commit(self, run: RunView, record: CommitRecord) -> bool:
             records.append(record)
             return False
 

@@ -11,7 +11,7 @@ from typing import Annotated, Any, TypedDict
 import pytest
 from pydantic import BaseModel
 
-from sgdebug.runtime import START, BaseHook, Run, StateGraph, StepFailure, inspect_state
+from sgdebug.runtime import START, BaseHook, RunView, StateGraph, StepFailure, inspect_state
 from sgdebug.runtime.checkpoint import InMemorySaver
 from sgdebug.runtime.errors import InvalidUpdateError
 
@@ -43,7 +43,7 @@ class Keep(BaseHook):
         self.keep = keep
         self.failures: list[StepFailure] = []
 
-    def on_step_error(self, run: Run, failure: StepFailure) -> bool:
+    def on_step_error(self, run: RunView, failure: StepFailure) -> bool:
         self.failures.append(failure)
         return self.keep
 

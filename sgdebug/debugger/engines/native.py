@@ -36,6 +36,7 @@ from sgdebug.runtime import (
     CompiledStateGraph,
     Interrupt,
     Run,
+    RunView,
     StateSnapshot,
     StepFailure,
     Task,
@@ -56,29 +57,29 @@ class _Hook(BaseHook):
     def __init__(self) -> None:
         self.observer: Observer | None = None
 
-    def after_plan(self, run: Run, tasks: Sequence[Task]) -> bool:
+    def after_plan(self, run: RunView, tasks: Sequence[Task]) -> bool:
         observer = self.observer
         return observer is not None and observer.planned(
             run.step, tuple(task_info(t) for t in tasks)
         )
 
-    def after_task(self, run: Run, task: Task) -> bool:
+    def after_task(self, run: RunView, task: Task) -> bool:
         if self.observer is not None:
             self.observer.task_ran(task_info(task))
         return False
 
-    def after_commit(self, run: Run, record: CommitRecord) -> bool:
+    def after_commit(self, run: RunView, record: CommitRecord) -> bool:
         if self.observer is not None:
             self.observer.committed(record, run.checkpoint_id)
         return False
 
-    def on_error(self, run: Run, task: Task, error: BaseException) -> bool:
+    def on_error(self, run: RunView, task: Task, error: BaseException) -> bool:
         if self.observer is None:
             return False
         state = run.read_values(run.graph.stream_keys)
         return self.observer.errored(error_info(error, task=task, step=run.step, state=state))
 
-    def on_step_error(self, run: Run, failure: StepFailure) -> bool:
+    def on_step_error(self, run: RunView, failure: StepFailure) -> bool:
         if self.observer is None:
             return False
         state = run.read_values(run.graph.stream_keys)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sgdebug.runtime.channels.after_finish import LastValueAfterFinish
 from sgdebug.runtime.channels.barrier import NamedBarrierValue
-from sgdebug.runtime.channels.base import MISSING, BaseChannel
+from sgdebug.runtime.channels.base import MISSING, BaseChannel, ValueChannel
 from sgdebug.runtime.channels.binop import BinaryOperatorAggregate
 from sgdebug.runtime.channels.ephemeral import EphemeralValue
 from sgdebug.runtime.channels.last_value import LastValue
@@ -14,9 +14,8 @@ from sgdebug.runtime.channels.untracked import UntrackedValue
 VALUE_CHANNELS: frozenset[type[BaseChannel]] = frozenset(
     (LastValue, BinaryOperatorAggregate, EphemeralValue)
 )
-"""Channels that are their ``value`` attribute: ``peek()`` and ``checkpoint()`` return it,
-and they are available unless it is ``MISSING``. Hot loops read it directly (a method call
-per channel costs more than the rest of the read)."""
+"""The value channels (:class:`ValueChannel`) whose checkpoint is their value (an
+``UntrackedValue`` is not stored)."""
 
 __all__ = [
     "MISSING",
@@ -29,4 +28,5 @@ __all__ = [
     "NamedBarrierValue",
     "Topic",
     "UntrackedValue",
+    "ValueChannel",
 ]

@@ -86,3 +86,33 @@ class BaseChannel(ABC):
 
     def _empty(self) -> EmptyChannelError:
         return EmptyChannelError(self.key)
+
+
+class ValueChannel(BaseChannel):
+    """A channel that is its :attr:`value` (``MISSING`` when empty).
+
+    ``get``/``peek`` read it and it is available unless it is ``MISSING``; its checkpoint
+    is the value too unless a subclass says otherwise. The engine's hot loops read
+    ``.value`` directly: a method call per channel costs more than the rest of a read.
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, typ: Any = Any, key: str = "") -> None:
+        super().__init__(typ, key)
+        self.value: Any = MISSING
+        """The channel's value, ``MISSING`` when it has none."""
+
+    def get(self) -> Any:
+        if self.value is MISSING:
+            raise self._empty()
+        return self.value
+
+    def is_available(self) -> bool:
+        return self.value is not MISSING
+
+    def peek(self) -> Any:
+        return self.value
+
+    def checkpoint(self) -> Any:
+        return self.value

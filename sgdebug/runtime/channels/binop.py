@@ -6,7 +6,7 @@ import collections.abc
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, NotRequired, Required, Self, get_args, get_origin
 
-from sgdebug.runtime.channels.base import MISSING, BaseChannel
+from sgdebug.runtime.channels.base import MISSING, ValueChannel
 from sgdebug.runtime.errors import InvalidUpdateError, troubleshooting
 from sgdebug.runtime.types import OVERWRITE_KEY, Overwrite
 
@@ -46,29 +46,18 @@ def overwrite_value(value: Any) -> tuple[bool, Any]:
     return False, None
 
 
-class BinaryOperatorAggregate(BaseChannel):
+class BinaryOperatorAggregate(ValueChannel):
     """Starts at ``T()`` and applies ``operator(value, write)`` for each write in order."""
 
-    __slots__ = ("folded_from", "operator", "value")
+    __slots__ = ("folded_from", "operator")
 
     def __init__(self, typ: Any, operator: Callable[[Any, Any], Any], key: str = "") -> None:
         super().__init__(typ, key)
         self.operator = operator
-        self.value: Any = initial_value(typ)
+        self.value = initial_value(typ)
         self.folded_from: Any = MISSING
         """The value the last update folded its writes onto (``MISSING`` after an overwrite):
         lets the history store an append as a delta without comparing whole lists."""
-
-    def get(self) -> Any:
-        if self.value is MISSING:
-            raise self._empty()
-        return self.value
-
-    def is_available(self) -> bool:
-        return self.value is not MISSING
-
-    def peek(self) -> Any:
-        return self.value
 
     def update(self, values: Sequence[Any]) -> bool:
         if len(values) == 1 and type(values[0]) is list and self.value is not MISSING:
@@ -113,9 +102,6 @@ class BinaryOperatorAggregate(BaseChannel):
         new.folded_from = self.value
         new.value = self.operator(self.value, write)
         return new
-
-    def checkpoint(self) -> Any:
-        return self.value
 
     def from_checkpoint(self, value: Any) -> Self:
         new = type(self).__new__(type(self))

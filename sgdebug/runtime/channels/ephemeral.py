@@ -5,30 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Self
 
-from sgdebug.runtime.channels.base import MISSING, BaseChannel
+from sgdebug.runtime.channels.base import MISSING, ValueChannel
 from sgdebug.runtime.errors import InvalidUpdateError
 
 
-class EphemeralValue(BaseChannel):
+class EphemeralValue(ValueChannel):
     """Holds the write of the previous step only; a step without writes clears it."""
 
-    __slots__ = ("guard", "value")
+    __slots__ = ("guard",)
 
     def __init__(self, typ: Any = Any, guard: bool = True, key: str = "") -> None:
         super().__init__(typ, key)
         self.guard = guard
-        self.value: Any = MISSING
-
-    def get(self) -> Any:
-        if self.value is MISSING:
-            raise self._empty()
-        return self.value
-
-    def is_available(self) -> bool:
-        return self.value is not MISSING
-
-    def peek(self) -> Any:
-        return self.value
 
     def update(self, values: Sequence[Any]) -> bool:
         if not values:
@@ -43,9 +31,6 @@ class EphemeralValue(BaseChannel):
             )
         self.value = values[-1]
         return True
-
-    def checkpoint(self) -> Any:
-        return self.value
 
     def from_checkpoint(self, value: Any) -> Self:
         new = type(self)(self.typ, self.guard, self.key)

@@ -5,29 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Self
 
-from sgdebug.runtime.channels.base import MISSING, BaseChannel
+from sgdebug.runtime.channels.base import ValueChannel
 from sgdebug.runtime.errors import InvalidUpdateError, troubleshooting
 
 
-class LastValue(BaseChannel):
+class LastValue(ValueChannel):
     """Stores the last value written; two writes in one superstep are an error."""
 
-    __slots__ = ("value",)
-
-    def __init__(self, typ: Any = Any, key: str = "") -> None:
-        super().__init__(typ, key)
-        self.value: Any = MISSING
-
-    def get(self) -> Any:
-        if self.value is MISSING:
-            raise self._empty()
-        return self.value
-
-    def is_available(self) -> bool:
-        return self.value is not MISSING
-
-    def peek(self) -> Any:
-        return self.value
+    __slots__ = ()
 
     def update(self, values: Sequence[Any]) -> bool:
         if not values:
@@ -42,9 +27,6 @@ class LastValue(BaseChannel):
             )
         self.value = values[-1]
         return True
-
-    def checkpoint(self) -> Any:
-        return self.value
 
     def from_checkpoint(self, value: Any) -> Self:
         new = type(self)(self.typ, self.key)

@@ -1,31 +1,93 @@
-"""Calling one task's node and turning what it returns into writes.
+"""Running one task: calling its node and turning what it returns into writes.
 
 The node's return value becomes state writes and ``Command`` routes
-(:func:`~sgdebug.runtime.graph._node.return_writes`); the run then adds the node's static
-edges and conditional edges (``Run.branch_writes``). The ``__start__`` task writes the
-graph input instead of calling anything.
+(:func:`~sgdebug.runtime.graph._node.return_writes`), then come the node's static edges
+and conditional edges (:mod:`._branches`). The ``__start__`` task writes the graph input
+instead of calling anything. :func:`run_task` records the outcome on the task.
 """
 
 from __future__ import annotations
 
 import inspect
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sgdebug.runtime._constants import START
-from sgdebug.runtime.engine._context import Runtime, TaskScope
+from sgdebug.runtime.engine._branches import abranch_writes, branch_writes
+from sgdebug.runtime.engine._context import (
+    SCOPE,
+    Runtime,
+    ScopeOwner,
+    TaskScope,
+    enter_scope,
+    leave_scope,
+)
 from sgdebug.runtime.engine._task import PLAIN, command_input_writes
 from sgdebug.runtime.engine._task import _await as await_sync
-from sgdebug.runtime.errors import ParentCommand
+from sgdebug.runtime.engine._view import RunView
+from sgdebug.runtime.errors import GraphInterrupt, ParentCommand
 from sgdebug.runtime.graph._node import CompiledNode, Write, return_writes
 from sgdebug.runtime.types import Command
 
 if TYPE_CHECKING:
-    from sgdebug.runtime.engine._run import Run, Task
+    from sgdebug.runtime.engine._task import Task
 
-__all__ = ["acall_task", "call_task", "task_config"]
+__all__ = ["TaskOwner", "acall_task", "arun_task", "call_task", "run_task", "task_config"]
 
 
-def call_task(run: Run, task: Task, scope: TaskScope) -> list[Write]:
+class TaskOwner(RunView, ScopeOwner, Protocol):
+    """The run a task belongs to: read through its view, and what the task's scope asks."""
+
+
+def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None:
+    """Execute one task (in this thread), recording its writes, error or interrupts.
+
+    ``scope`` is a reused scope already current in this thread (see ``Run.advance``);
+    without it, one is made current for the call.
+    """
+    task.error, task.interrupts, task.writes, task.applied = None, (), [], None
+    if task.resume is None:
+        task.resume = []
+    if scope is None:
+        scope = TaskScope(run, task, task.resume)
+        token = SCOPE.set(scope)
+    else:  # start the reused scope on this task's attempt
+        scope.task, scope.resume, scope.counter, scope.config = task, task.resume, 0, None
+        token = None
+    try:
+        task.writes = call_task(run, task, scope)
+        task.done = True
+    except GraphInterrupt as exc:
+        task.interrupts = exc.interrupts
+    except Exception as exc:
+        exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
+        task.error = exc
+    finally:
+        if token is None:
+            scope.task = None
+        else:
+            SCOPE.reset(token)
+
+
+async def arun_task(run: TaskOwner, task: Task) -> None:
+    """Execute one async task on the running event loop."""
+    task.error, task.interrupts, task.writes, task.applied = None, (), [], None
+    if task.resume is None:
+        task.resume = []
+    scope = TaskScope(run, task, task.resume)
+    token = enter_scope(scope)
+    try:
+        task.writes = await acall_task(run, task, scope)
+        task.done = True
+    except GraphInterrupt as exc:
+        task.interrupts = exc.interrupts
+    except Exception as exc:
+        exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
+        task.error = exc
+    finally:
+        leave_scope(token)
+
+
+def call_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
     """Run ``task``'s node and return all its writes (state, routing, edges)."""
     if task.name == START:
         return _start_writes(run, task)
@@ -44,11 +106,11 @@ def call_task(run: Run, task: Task, scope: TaskScope) -> list[Write]:
     routes: list[Write] = []
     writes = return_writes(value, run.graph.target, routes)
     task.writes = writes
-    branched = run.branch_writes(task, writes, value if isinstance(value, dict) else None)
+    branched = branch_writes(run, task, writes, value if isinstance(value, dict) else None)
     return writes + routes + branched if routes else writes + branched
 
 
-async def acall_task(run: Run, task: Task, scope: TaskScope) -> list[Write]:
+async def acall_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
     """:func:`call_task` for an async node."""
     node = task.node
     value = await node.action(task.input, **_injected(run, node, scope))
@@ -56,10 +118,10 @@ async def acall_task(run: Run, task: Task, scope: TaskScope) -> list[Write]:
     writes = return_writes(value, run.graph.target, routes)
     task.writes = writes
     raw = value if isinstance(value, dict) else None
-    return writes + routes + await run.abranch_writes(task, writes, raw)
+    return writes + routes + await abranch_writes(run, task, writes, raw)
 
 
-def _injected(run: Run, node: CompiledNode, scope: TaskScope) -> dict[str, Any]:
+def _injected(run: RunView, node: CompiledNode, scope: TaskScope) -> dict[str, Any]:
     """The keyword arguments the node's signature asks for (``config``, ``writer`` ...)."""
     names = node.injection.names
     if not names:
@@ -70,7 +132,7 @@ def _injected(run: Run, node: CompiledNode, scope: TaskScope) -> dict[str, Any]:
     if "writer" in names:
         kwargs["writer"] = scope.writer
     if "runtime" in names:
-        kwargs["runtime"] = Runtime(run.options.context, None, scope.writer)
+        kwargs["runtime"] = Runtime(run.context, None, scope.writer)
     if "store" in names:
         kwargs["store"] = None
     if "previous" in names:
@@ -78,9 +140,9 @@ def _injected(run: Run, node: CompiledNode, scope: TaskScope) -> dict[str, Any]:
     return kwargs
 
 
-def task_config(run: Run, task: Task) -> dict[str, Any]:
+def task_config(run: RunView, task: Task) -> dict[str, Any]:
     """The config a node of ``task`` receives."""
-    base = run.options.config
+    base = run.config
     metadata = dict(base.get("metadata") or {})
     metadata.update(
         langgraph_step=run.step,
@@ -96,16 +158,16 @@ def task_config(run: Run, task: Task) -> dict[str, Any]:
     return config
 
 
-def _start_writes(run: Run, task: Task) -> list[Write]:
+def _start_writes(run: RunView, task: Task) -> list[Write]:
     graph, value = run.graph, task.input
     if isinstance(value, Command):
         # The input step already applied the update; like LangGraph, the start task
         # writes it again as input (so a reducer key sees it twice), plus the goto.
         update = value.update
         writes = graph.input_writes(update) if isinstance(update, dict) else []
-        writes += command_input_writes(run, Command(goto=value.goto))
+        writes += command_input_writes(graph.target, Command(goto=value.goto))
         raw = None
     else:
         writes = graph.input_writes(value)
         raw = value if isinstance(value, dict) else None
-    return writes + run.branch_writes(task, writes, raw)
+    return writes + branch_writes(run, task, writes, raw)

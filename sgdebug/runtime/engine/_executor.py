@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sgdebug.runtime.engine._run import Run, Task
+    from sgdebug.runtime.engine._task import Task
+
+RunTask = Callable[["Task"], None]
+"""Runs one task in the calling thread (``Run.run_task``)."""
+ARunTask = Callable[["Task"], Awaitable[None]]
+"""Runs one async task on the running event loop (``Run.arun_task``)."""
 
 FAST_NS = 50_000
 """A run shorter than this (50 µs) counts as fast."""
@@ -35,9 +40,9 @@ def pool() -> ThreadPoolExecutor:
     return _pool
 
 
-def _timed(run: Run, task: Task) -> None:
+def _timed(run_task: RunTask, task: Task) -> None:
     start = time.perf_counter_ns()
-    run.run_task(task)
+    run_task(task)
     node = task.node
     if time.perf_counter_ns() - start < FAST_NS:
         if node.speed >= 0:
@@ -46,22 +51,22 @@ def _timed(run: Run, task: Task) -> None:
         node.speed = -1
 
 
-def run_tasks(run: Run, tasks: Sequence[Task]) -> None:
+def run_tasks(run_task: RunTask, tasks: Sequence[Task]) -> None:
     """Run ``tasks`` in parallel: slow (or unknown) nodes in the pool, proven-fast ones here."""
     if not tasks:
         return
     if len(tasks) == 1:
-        run.run_task(tasks[0])
+        run_task(tasks[0])
         return
     inline = [t for t in tasks if t.node.speed > 0]
     pooled = [t for t in tasks if t.node.speed <= 0]
-    futures = [pool().submit(_timed, run, task) for task in pooled[1:]]
+    futures = [pool().submit(_timed, run_task, task) for task in pooled[1:]]
     for task in pooled[:1] + inline:
-        _timed(run, task)
+        _timed(run_task, task)
     wait(futures)
 
 
-async def arun_tasks(run: Run, tasks: Sequence[Task]) -> None:
+async def arun_tasks(run_task: RunTask, arun_task: ARunTask, tasks: Sequence[Task]) -> None:
     """Run ``tasks`` concurrently on the running loop (sync ones in the pool)."""
     if not tasks:
         return
@@ -71,7 +76,7 @@ async def arun_tasks(run: Run, tasks: Sequence[Task]) -> None:
     awaitables: list[Awaitable[None]] = []
     for task in tasks:
         if task.node.injection.is_async:
-            awaitables.append(run.arun_task(task))
+            awaitables.append(arun_task(task))
         else:
-            awaitables.append(loop.run_in_executor(pool(), run.run_task, task))
+            awaitables.append(loop.run_in_executor(pool(), run_task, task))
     await asyncio.gather(*awaitables)

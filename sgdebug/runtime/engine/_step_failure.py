@@ -15,22 +15,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from sgdebug.runtime.channels import BaseChannel
-from sgdebug.runtime.engine._task import _path_key
-
-if TYPE_CHECKING:
-    from sgdebug.runtime.engine._run import Run
 
 __all__ = [
     "StepFailure",
     "before_task",
     "commit_failure",
-    "keep_failure",
     "plan_failure",
     "reducer_name",
-    "rollback",
 ]
 
 _BEFORE_TASK = re.compile(r"^Before task with name '(.+)' and path ")
@@ -119,43 +113,3 @@ def _rejected_key(error: BaseException) -> str | None:
     except Exception:
         return None
     return str(loc[0]) if loc else None
-
-
-def keep_failure(run: Run, phase: Literal["plan", "commit"], error: Exception) -> bool:
-    """Ask the run's hooks whether to keep a step that failed outside its tasks.
-
-    A commit failure first takes the run back to the checkpoint the step started from (the
-    failed commit may have changed some channels); without a checkpoint to go back to it is
-    not kept. Kept: the run's ``failure`` is set and its status is ``error``.
-    """
-    persist = run.persist
-    record = persist.record if persist is not None else None
-    if phase == "commit":
-        if persist is None or record is None:
-            return False
-        values = persist.load(record)
-        fresh = {k: c.from_checkpoint(values[k]) if k in values else c.copy()
-                 for k, c in run.graph.channel_specs.items()}  # fmt: skip
-        writes = [(t.name, k, v) for t in sorted(run.tasks, key=_path_key) for k, v in t.writes]
-        failure = commit_failure(fresh, writes, run.step, error)
-        rollback(run)
-    else:
-        failure = plan_failure(run.step, error)
-    if not any([bool(hook.on_step_error(run, failure)) for hook in run.options.hooks]):
-        return False
-    run.failure, run.status = failure, "error"
-    return True
-
-
-def rollback(run: Run) -> bool:
-    """Put the run's channels and versions back as its last checkpoint holds them (its
-    tasks, phase and step stay); ``False`` when it has no checkpoint to go back to."""
-    persist = run.persist
-    record = persist.record if persist is not None else None
-    if persist is None or record is None:
-        return False
-    stop, dirty, phase = run.stop, run.dirty, run.phase
-    run.channels = {k: c.copy() for k, c in run.graph.channel_specs.items()}
-    run.restore(persist, persist.load(record))
-    run.stop, run.dirty, run.phase = stop, dirty, phase
-    return True

@@ -10,7 +10,8 @@ from sgdebug.runtime._constants import INTERRUPT, ROOT, START
 from sgdebug.runtime.graph._node import updates_payload
 
 if TYPE_CHECKING:
-    from sgdebug.runtime.engine._run import Run, Task
+    from sgdebug.runtime.engine._task import Task
+    from sgdebug.runtime.engine._view import RunView
 
 
 _TASK_MODES = frozenset(("tasks", "debug"))
@@ -42,7 +43,7 @@ class Emitter:
         out, self.events = self.events, []
         return out
 
-    def values(self, run: Run, updated: set[str]) -> None:
+    def values(self, run: RunView, updated: set[str]) -> None:
         """After a commit: the state, if a streamed channel changed."""
         keys = self.values_keys
         if "values" not in self.modes:
@@ -51,12 +52,12 @@ class Emitter:
         if hit:
             self.events.append(("values", run.read_values(keys)))
 
-    def task_result(self, run: Run, task: Task) -> None:
+    def task_result(self, run: RunView, task: Task) -> None:
         """After a task finished: its ``updates`` (and ``tasks`` / ``debug``) entries."""
         self.events.extend(self._updates(run, task))
         self._task_result_event(run, task)
 
-    def _updates(self, run: Run, task: Task) -> list[tuple[str, Any]]:
+    def _updates(self, run: RunView, task: Task) -> list[tuple[str, Any]]:
         if task.name == START or "updates" not in self.modes or task.interrupts:
             return []
         if run.graph.root:
@@ -66,7 +67,7 @@ class Emitter:
             payload = updates_payload(task.writes, run.graph.state_keys)
         return [("updates", {task.name: payload})]
 
-    def insert_results(self, run: Run, at: int, tasks: Sequence[Task]) -> None:
+    def insert_results(self, run: RunView, at: int, tasks: Sequence[Task]) -> None:
         """Insert the result events of ``tasks`` at position ``at`` of the buffer."""
         tail = self.events[at:]
         del self.events[at:]
@@ -78,12 +79,12 @@ class Emitter:
         """Drop the events buffered since position ``at``."""
         del self.events[at:]
 
-    def resumed(self, run: Run) -> None:
+    def resumed(self, run: RunView) -> None:
         """A run resumes on a thread: the current state first."""
         if "values" in self.modes:
             self.events.append(("values", run.read_values(self.values_keys)))
 
-    def planned(self, run: Run, tasks: Sequence[Task]) -> None:
+    def planned(self, run: RunView, tasks: Sequence[Task]) -> None:
         """After planning: the ``tasks`` / ``debug`` start events."""
         if not self.modes & _TASK_MODES:
             return
@@ -98,7 +99,7 @@ class Emitter:
             }
             self._task_event(run, "task", payload)
 
-    def _task_result_event(self, run: Run, task: Task) -> None:
+    def _task_result_event(self, run: RunView, task: Task) -> None:
         if not self.modes & _TASK_MODES or task.name == START:
             return
         result: dict[str, Any] = {}
@@ -117,7 +118,7 @@ class Emitter:
         }
         self._task_event(run, "task_result", payload)
 
-    def _task_event(self, run: Run, kind: str, payload: dict[str, Any]) -> None:
+    def _task_event(self, run: RunView, kind: str, payload: dict[str, Any]) -> None:
         if "tasks" in self.modes:
             self.events.append(("tasks", payload))
         if "debug" in self.modes:
@@ -137,7 +138,7 @@ class Emitter:
         """Whether saved checkpoints are streamed."""
         return bool(self.modes & _CHECKPOINT_MODES)
 
-    def interrupted(self, run: Run, task: Task) -> None:
+    def interrupted(self, run: RunView, task: Task) -> None:
         """A task called ``interrupt()``: the ``__interrupt__`` update and values."""
         self("updates", {INTERRUPT: task.interrupts})
         if "values" in self.modes:
@@ -145,7 +146,7 @@ class Emitter:
             if isinstance(state, dict):
                 self.events.append(("values", {**state, INTERRUPT: task.interrupts}))
 
-    def cached(self, run: Run, task: Task) -> None:
+    def cached(self, run: RunView, task: Task) -> None:
         """A task whose writes were recorded before a resume: its update, marked cached."""
         if "updates" not in self.modes or task.name == START:
             return

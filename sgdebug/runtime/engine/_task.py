@@ -1,21 +1,14 @@
-"""The pieces a run is made of: tasks, run options, ids, and small helpers."""
+"""The pieces a run is made of: tasks, their ids, run options, and small helpers."""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sgdebug.runtime._constants import PULL, PUSH
 from sgdebug.runtime.checkpoint.base import CheckpointId, task_id
-from sgdebug.runtime.engine._hooks import PauseHook
-from sgdebug.runtime.graph._node import CompiledNode, Write, return_writes
+from sgdebug.runtime.graph._node import CompiledNode, Write, WriteTarget, return_writes
 from sgdebug.runtime.types import Command, Interrupt
-
-if TYPE_CHECKING:
-    from sgdebug.runtime.engine._run import Run
-    from sgdebug.runtime.engine._stream import Emitter
 
 PLAIN = frozenset((str, dict, list, tuple, type(None), int, bool))
 """Result types that are never awaitable (skips ``inspect.isawaitable``'s ABC check)."""
@@ -80,46 +73,41 @@ class Task:
         return bool(self.path[0] == PUSH)
 
 
-@dataclass(slots=True)
-class RunOptions:
-    """How a run is driven."""
+class TaskIds:
+    """Where a step's task ids come from.
 
-    config: dict[str, Any]
-    recursion_limit: int
-    hooks: Sequence[PauseHook] = ()
-    context: Any = None
-    emit: Emitter | None = None
-    """Collects stream events; ``None`` when nobody listens."""
-    interrupt_before: tuple[str, ...] | str = ()
-    """Nodes to stop before (``"*"`` for all)."""
-    interrupt_after: tuple[str, ...] | str = ()
-    """Nodes to stop after (``"*"`` for all)."""
-    watch: frozenset[str] = frozenset()
-    """Channels whose change sets :attr:`Run.watched_changed` (``invoke``'s output keys)."""
+    Without a checkpointer: UUID-shaped, unique per process, cheap to make (a counter).
+    With one, ``base`` is the checkpoint the step is planned from and a task's id derives
+    from it and the task's path (made when first asked for, see :attr:`Task.id`).
+    """
 
-
-class _IdSource:
-    """Task ids: UUID-shaped, unique per process, cheap to make."""
-
-    __slots__ = ("count", "prefix")
+    __slots__ = ("base", "count", "prefix")
 
     def __init__(self) -> None:
         self.prefix = str(uuid.uuid4())[:24]
         self.count = 0
+        self.base: CheckpointId | None = None
+        """The checkpoint tasks are planned from, when the run saves checkpoints."""
 
-    def next(self) -> str:
+    def task(
+        self, node: CompiledNode, path: tuple[Any, ...], value: Any, triggers: tuple[str, ...]
+    ) -> Task:
+        """A new task of ``node`` at ``path`` receiving ``value``."""
+        if self.base is not None:
+            return Task(None, node.name, path, value, triggers, node, self.base)
         self.count += 1
-        return f"{self.prefix}{self.count:012x}"
+        return Task(f"{self.prefix}{self.count:012x}", node.name, path, value, triggers, node)
 
 
-def _path_key(task: Task) -> tuple[int, Any]:
+def path_key(task: Task) -> tuple[int, Any]:
+    """Sort key of task-path order: pulled nodes by name, then Send tasks by index."""
     return (0, task.name) if task.path[0] == PULL else (1, task.path[1])
 
 
-def command_input_writes(run: Run, cmd: Command[Any]) -> list[Write]:
+def command_input_writes(target: WriteTarget, cmd: Command[Any]) -> list[Write]:
     """Writes of a ``Command`` given as a fresh run's input (update plus goto)."""
     routes: list[Write] = []
-    writes = return_writes(Command(update=cmd.update, goto=cmd.goto), run.graph.target, routes)
+    writes = return_writes(Command(update=cmd.update, goto=cmd.goto), target, routes)
     return writes + routes
 
 

@@ -8,8 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sgdebug.runtime._constants import END, PULL, ROOT, START, TASKS, branch_channel
-from sgdebug.runtime._state_graph import BranchSpec
-from sgdebug.runtime.channels import MISSING, VALUE_CHANNELS, BaseChannel
+from sgdebug.runtime.channels import MISSING, BaseChannel
 from sgdebug.runtime.errors import InvalidUpdateError, ParentCommand, troubleshooting
 from sgdebug.runtime.graph._schema import (
     coerce_to_schema,
@@ -18,6 +17,7 @@ from sgdebug.runtime.graph._schema import (
     is_pydantic_model,
     object_writes,
 )
+from sgdebug.runtime.graph._specs import BranchSpec
 from sgdebug.runtime.managed import ManagedValue
 from sgdebug.runtime.types import Command, Send
 
@@ -25,6 +25,8 @@ Write = tuple[str, Any]
 """One write of a task: (channel name, value)."""
 
 INJECTABLE = ("config", "writer", "runtime", "store", "previous")
+
+_NO_OVERRIDES: Mapping[str, Any] = {}
 
 
 @dataclass(slots=True)
@@ -41,9 +43,6 @@ class Reader:
     """Whether the state is the single ``__root__`` channel."""
     coerce: bool
     """Whether the input dict becomes a dataclass / pydantic instance."""
-    plain: bool = False
-    """A dict of channel values only, every channel one of ``VALUE_CHANNELS`` (set by the
-    compiled graph, which knows the channels): read without the other checks."""
 
     def read(
         self,
@@ -53,41 +52,15 @@ class Reader:
         overrides: Mapping[str, Any] | None = None,
     ) -> Any:
         """The value of this schema's view of ``channels`` (values in ``overrides`` win)."""
-        values: dict[str, Any] = {}
-        if self.plain:
-            if overrides:
-                for key in self.keys:
-                    value = (
-                        overrides[key] if key in overrides else channels[key].value  # type: ignore[attr-defined]
-                    )
-                    if value is not MISSING:
-                        values[key] = value
-            else:
-                for key in self.keys:
-                    value = channels[key].value  # type: ignore[attr-defined]
-                    if value is not MISSING:
-                        values[key] = value
-            return values
         if self.root:
             value = overrides[ROOT] if overrides and ROOT in overrides else channels[ROOT].peek()
             return None if value is MISSING else value
-        if overrides:
-            for key in self.keys:
-                if key in overrides:
-                    value = overrides[key]
-                else:
-                    channel = channels[key]
-                    plain = type(channel) in VALUE_CHANNELS
-                    value = channel.value if plain else channel.peek()  # type: ignore[attr-defined]
-                if value is not MISSING:
-                    values[key] = value
-        else:
-            for key in self.keys:
-                channel = channels[key]
-                plain = type(channel) in VALUE_CHANNELS
-                value = channel.value if plain else channel.peek()  # type: ignore[attr-defined]
-                if value is not MISSING:
-                    values[key] = value
+        given = overrides or _NO_OVERRIDES
+        values: dict[str, Any] = {}
+        for key in self.keys:
+            value = given[key] if key in given else channels[key].peek()
+            if value is not MISSING:
+                values[key] = value
         for key, manager in self.managed:
             values[key] = manager.compute(step, stop)
         return coerce_to_schema(self.schema, values) if self.coerce else values

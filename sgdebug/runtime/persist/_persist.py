@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from sgdebug.runtime._constants import INTERRUPT
-from sgdebug.runtime.channels import MISSING, VALUE_CHANNELS, BinaryOperatorAggregate
+from sgdebug.runtime.channels import MISSING, BinaryOperatorAggregate
 from sgdebug.runtime.checkpoint.base import (
     GONE,
     BaseCheckpointSaver,
@@ -23,9 +23,11 @@ from sgdebug.runtime.checkpoint.base import (
     id_text,
 )
 from sgdebug.runtime.checkpoint.base import task_id as make_task_id
+from sgdebug.runtime.engine._journal import Mutation
 
 if TYPE_CHECKING:
-    from sgdebug.runtime.engine._run import Run, Task
+    from sgdebug.runtime.engine._state import RunState
+    from sgdebug.runtime.engine._task import Task
 
 ERROR = "__error__"
 RESUME = "__resume__"
@@ -63,23 +65,7 @@ class Shadow:
     versions are prefixes of it): it may only be appended to from now on."""
 
 
-@dataclass(frozen=True, slots=True)
-class Mutation:
-    """A channel whose value a node changed in place during a step."""
-
-    step: int
-    """The superstep in which it happened."""
-    channel: str
-    """The channel whose value was mutated."""
-    tasks: tuple[str, ...]
-    """The nodes of that step that received the value (one of them did it)."""
-    written: bool = False
-    """Whether the channel was also written in that step: an ``operator.add`` list changed
-    in place and then appended to (``state["log"].append(x); return {"log": [x]}`` stores
-    ``x`` twice). Without a write, the change is all the channel got."""
-
-
-class Persistence:
+class Persistence:  # implements engine._journal.Journal
     """Connects a :class:`Run` to a checkpointer for one thread."""
 
     def __init__(self, saver: BaseCheckpointSaver, thread_id: str) -> None:
@@ -114,7 +100,7 @@ class Persistence:
 
     def save(
         self,
-        run: Run,
+        run: RunState,
         source: Source,
         step: int | None = None,
         *,
@@ -152,8 +138,7 @@ class Persistence:
         changes: list[tuple[str, Any]] = []
         for key in changed:
             channel = channels[key]
-            plain = type(channel) in VALUE_CHANNELS  # their checkpoint() is their value
-            value = channel.value if plain else channel.checkpoint()  # type: ignore[attr-defined]
+            value = channel.checkpoint()
             kind = type(value)
             if kind in _ATOMS:  # no deltas, cannot be changed in place
                 if atoms.get(key, MISSING) is value:
@@ -240,7 +225,7 @@ class Persistence:
         return record
 
     def save_record(
-        self, run: Run, source: Source, step: int | None = None, *, parent: str | None = ""
+        self, run: RunState, source: Source, step: int | None = None, *, parent: str | None = ""
     ) -> CheckpointRecord:
         """:meth:`save`, returning the stored record."""
         self.save(run, source, step, parent=parent)
@@ -261,7 +246,7 @@ class Persistence:
             record = self._record = self.saver.get_record(self.thread_id, id_text(self.head))
         return record
 
-    def emit_resumed(self, run: Run) -> None:
+    def emit_resumed(self, run: RunState) -> None:
         """A resumed run re-emits the checkpoint it starts from (checkpoints / debug)."""
         emit = run.options.emit
         record = self.record
@@ -288,7 +273,7 @@ class Persistence:
             }
         emit.checkpoint(event, record.step)
 
-    def _event(self, run: Run, record: CheckpointRecord) -> dict[str, Any]:
+    def _event(self, run: RunState, record: CheckpointRecord) -> dict[str, Any]:
 
         tasks = run.next_tasks()
         parent = (
@@ -303,7 +288,7 @@ class Persistence:
             "tasks": [{"id": t.id, "name": t.name, "interrupts": (), "state": None} for t in tasks],
         }
 
-    def _user_metadata(self, run: Run) -> Mapping[str, Any]:
+    def _user_metadata(self, run: RunState) -> Mapping[str, Any]:
         """A copy of the run's ``config["metadata"]``, made again only when it changed."""
         given = run.options.config.get("metadata")
         cached_for, copy = self._metadata
@@ -374,7 +359,9 @@ class Persistence:
         self.shadow[key] = Shadow(copy, chain, value)
         return encode(value, key)
 
-    def check_mutations(self, run: Run, tasks: Sequence[Task], *, committed: bool = True) -> None:
+    def check_mutations(
+        self, run: RunState, tasks: Sequence[Task], *, committed: bool = True
+    ) -> None:
         """Find channels the step changed in place and report them (see :class:`Mutation`).
 
         Called after the step's commit, and (``committed=False``) when a task failed, so a
@@ -469,7 +456,7 @@ class Persistence:
             ]
             saver.put_writes(self.thread_id, checkpoint_id, writes)
 
-    def mark_interrupt(self, run: Run) -> None:
+    def mark_interrupt(self, run: RunState) -> None:
         """Remember the channel versions at a static breakpoint (it fires once per change)."""
         seen = dict(run.versions)
         run.versions_seen[INTERRUPT] = seen

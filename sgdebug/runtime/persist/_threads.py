@@ -13,6 +13,7 @@ from sgdebug.runtime.checkpoint.base import (
     CheckpointRecord,
     PendingWrite,
 )
+from sgdebug.runtime.engine._branches import branch_writes
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
 from sgdebug.runtime.engine._step_failure import StepFailure, commit_failure, plan_failure
 from sgdebug.runtime.errors import EmptyInputError, InvalidUpdateError
@@ -21,7 +22,7 @@ from sgdebug.runtime.persist._persist import ERROR, NULL_TASK, RESUME, Persisten
 from sgdebug.runtime.types import Command, Interrupt, PregelTask, StateSnapshot
 
 if TYPE_CHECKING:
-    from sgdebug.runtime._compiled import CompiledStateGraph
+    from sgdebug.runtime.graph._plan import GraphPlan
 
 CONFIG_KEYS_ERROR = (
     "Checkpointer requires one or more of the following 'configurable' keys: "
@@ -49,7 +50,7 @@ def config_of(record: CheckpointRecord) -> dict[str, Any]:
     }
 
 
-def start_run(graph: CompiledStateGraph, run: Run, input: Any, config: Mapping[str, Any]) -> None:
+def start_run(graph: GraphPlan, run: Run, input: Any, config: Mapping[str, Any]) -> None:
     """Prepare ``run`` on its thread: fresh input, new input on old state, or a resume."""
     saver: BaseCheckpointSaver = graph.checkpointer
     thread_id, checkpoint_id = thread_of(config)
@@ -145,7 +146,7 @@ def _resume(run: Run, value: Any, pending: Sequence[PendingWrite]) -> list[Write
 # -- snapshots -----------------------------------------------------------------------------
 
 
-def snapshot(graph: CompiledStateGraph, record: CheckpointRecord, *, latest: bool) -> StateSnapshot:
+def snapshot(graph: GraphPlan, record: CheckpointRecord, *, latest: bool) -> StateSnapshot:
     """The ``StateSnapshot`` of a stored checkpoint."""
     saver: BaseCheckpointSaver = graph.checkpointer
     persist = Persistence(saver, record.thread_id)
@@ -199,7 +200,7 @@ def snapshot(graph: CompiledStateGraph, record: CheckpointRecord, *, latest: boo
     )
 
 
-def get_state(graph: CompiledStateGraph, config: Mapping[str, Any]) -> StateSnapshot:
+def get_state(graph: GraphPlan, config: Mapping[str, Any]) -> StateSnapshot:
     """The snapshot a config names (the thread's latest unless it names a checkpoint)."""
     thread_id, checkpoint_id = thread_of(config)
     record = graph.checkpointer.get_record(thread_id, checkpoint_id)
@@ -209,7 +210,7 @@ def get_state(graph: CompiledStateGraph, config: Mapping[str, Any]) -> StateSnap
 
 
 def inspect_state(
-    graph: CompiledStateGraph, config: Mapping[str, Any]
+    graph: GraphPlan, config: Mapping[str, Any]
 ) -> tuple[StateSnapshot, StepFailure | None]:
     """``get_state`` for a debugger, which must show a thread whatever it holds.
 
@@ -237,7 +238,7 @@ def inspect_state(
 
 
 def _rejected_writes(
-    graph: CompiledStateGraph, record: CheckpointRecord, before: StateSnapshot, error: Exception
+    graph: GraphPlan, record: CheckpointRecord, before: StateSnapshot, error: Exception
 ) -> StepFailure:
     """Which channel rejects the writes recorded for the finished tasks of ``record``."""
     saver: BaseCheckpointSaver = graph.checkpointer
@@ -260,7 +261,7 @@ def _path_order(writes: Sequence[PendingWrite]) -> tuple[int, Any]:
     return (1, path[1] if len(path) > 1 else 0)
 
 
-def _unplanned(graph: CompiledStateGraph, record: CheckpointRecord) -> StateSnapshot:
+def _unplanned(graph: GraphPlan, record: CheckpointRecord) -> StateSnapshot:
     """The snapshot of a checkpoint whose next tasks cannot be planned: its values only."""
     saver: BaseCheckpointSaver = graph.checkpointer
     persist = Persistence(saver, record.thread_id)
@@ -280,7 +281,7 @@ def _unplanned(graph: CompiledStateGraph, record: CheckpointRecord) -> StateSnap
 
 
 def get_state_history(
-    graph: CompiledStateGraph,
+    graph: GraphPlan,
     config: Mapping[str, Any],
     *,
     filter: Mapping[str, Any] | None = None,
@@ -309,7 +310,7 @@ def get_state_history(
 
 
 def update_state(
-    graph: CompiledStateGraph, config: Mapping[str, Any], values: Any, as_node: str | None
+    graph: GraphPlan, config: Mapping[str, Any], values: Any, as_node: str | None
 ) -> dict[str, Any]:
     """Apply ``values`` as if ``as_node`` had returned them; store an ``update`` checkpoint."""
     saver: BaseCheckpointSaver = graph.checkpointer
@@ -329,7 +330,7 @@ def update_state(
         run.apply_writes([(START, values)])
         return config_of(persist.save_record(run, "input", step=step))
     if values is None and as_node == END:
-        run._apply({}, step)
+        run._apply({}, "step")
         return config_of(persist.save_record(run, "update", step=step))
     node_name = as_node if as_node is not None else _infer_as_node(graph, record)
     node = graph.nodes.get(node_name) if node_name != END else None
@@ -343,7 +344,7 @@ def update_state(
         routes: list[Write] = []
         writes = return_writes(values, graph.target, routes) + routes
         raw = values if isinstance(values, dict) else None
-    writes = writes + run.branch_writes(task, writes, raw)
+    writes = writes + branch_writes(run, task, writes, raw)
     grouped: defaultdict[str, list[Any]] = defaultdict(list)
     for key, value in writes:
         if key in run.channels:
@@ -354,7 +355,7 @@ def update_state(
         task_id = persist.task_id(task.path)
         stored = [PendingWrite(task_id, node.name, task.path, k, v) for k, v in writes]
         saver.put_writes(thread_id, record.id, stored or _no_writes(task_id, node.name))
-    run._apply(grouped, step)
+    run._apply(grouped, "step")
     run.versions_seen[INTERRUPT] = dict(run.versions)
     return config_of(persist.save_record(run, "update", step=step))
 
@@ -363,7 +364,7 @@ def _no_writes(task_id: str, name: str) -> list[PendingWrite]:
     return [PendingWrite(task_id, name, ("__pregel_pull", name), "__no_writes__", None)]
 
 
-def _infer_as_node(graph: CompiledStateGraph, record: CheckpointRecord | None) -> str:
+def _infer_as_node(graph: GraphPlan, record: CheckpointRecord | None) -> str:
     if len(graph.builder.nodes) == 1:
         return next(iter(graph.builder.nodes))
     if record is None:

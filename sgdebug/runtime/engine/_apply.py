@@ -1,0 +1,185 @@
+"""Applying a step's writes to channels, as free functions: reducers, versions, the record.
+
+:func:`apply_writes` folds grouped writes into their channels and moves the versions of
+the channels that changed; :func:`clear_unwritten`, :func:`consume_triggers` and
+:func:`finish_channels` do the rest of a commit's channel work. A :class:`Moved` collects
+which channels' versions moved and which of them now hold a value (those trigger nodes).
+:func:`commit_record` describes a commit for pause hooks.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from typing import TYPE_CHECKING, Any
+
+from sgdebug.runtime._constants import PULL
+from sgdebug.runtime.channels import BaseChannel, EphemeralValue, LastValue
+from sgdebug.runtime.engine._records import ChannelChange, CommitRecord, TaskWrite
+
+if TYPE_CHECKING:
+    from sgdebug.runtime.engine._task import Task
+
+__all__ = [
+    "Moved",
+    "apply_writes",
+    "clear_unwritten",
+    "commit_record",
+    "consume_triggers",
+    "finish_channels",
+    "group_writes",
+    "mark_seen",
+]
+
+log = logging.getLogger("sgdebug.runtime")
+
+
+class Moved:
+    """The channels one application of writes moved to ``version``."""
+
+    __slots__ = ("unlisted", "updated", "version", "versions")
+
+    def __init__(self, versions: dict[str, int], version: int) -> None:
+        self.versions = versions
+        self.version = version
+        self.updated: set[str] = set()
+        """Moved and available: they trigger the nodes they feed."""
+        self.unlisted: list[str] = []
+        """Moved, but empty now (cleared, consumed)."""
+
+    def bump(self, key: str, available: bool) -> None:
+        """``key``'s channel changed: move its version; ``available``: it holds a value."""
+        self.versions[key] = self.version
+        if available:
+            self.updated.add(key)
+        else:
+            self.unlisted.append(key)
+
+    def all(self) -> set[str]:
+        """Every channel whose version moved."""
+        return self.updated.union(self.unlisted) if self.unlisted else self.updated
+
+
+def group_writes(
+    tasks: Sequence[Task], channels: Mapping[str, BaseChannel], owned: bool
+) -> tuple[dict[str, list[Any]], dict[str, list[Task]] | None]:
+    """The step's writes by channel, in task order; with ``owned``, also the task of each
+    write (for the commit record). A write to an unknown channel is logged and dropped."""
+    grouped: dict[str, list[Any]] = {}
+    owners: dict[str, list[Task]] | None = defaultdict(list) if owned else None
+    for task in tasks:
+        for key, value in task.writes:
+            if key not in channels:
+                log.warning(
+                    "Task %s with path %s wrote to unknown channel %s, ignoring it.",
+                    task.name, task.path, key,
+                )  # fmt: skip
+                continue
+            if key in grouped:
+                grouped[key].append(value)
+            else:
+                grouped[key] = [value]
+            if owners is not None:
+                owners[key].append(task)
+    return grouped, owners
+
+
+def mark_seen(
+    tasks: Sequence[Task], seen: dict[str, dict[str, int]], versions: Mapping[str, int]
+) -> AbstractSet[str]:
+    """Record the trigger versions each pulled task ran on; returns the channels they consume."""
+    consumed: set[str] = set()
+    for task in tasks:
+        if task.path[0] == PULL:
+            # A new dict, not an update: saved checkpoints share the one they hold.
+            mark = dict(seen.get(task.name) or ())
+            for trigger in task.triggers:
+                if trigger in versions:
+                    mark[trigger] = versions[trigger]
+            seen[task.name] = mark
+            if task.node.consumes:
+                consumed.update(task.node.consumes)
+    return consumed
+
+
+def apply_writes(
+    channels: dict[str, BaseChannel],
+    grouped: Mapping[str, Sequence[Any]],
+    moved: Moved,
+    applied: Mapping[str, BaseChannel] | None = None,
+) -> None:
+    """Fold each key's writes (in order) into its channel through its reducer.
+
+    ``applied``: channels that already hold exactly these writes (made for a lone task's
+    conditional edges); they replace the live ones instead of reducing twice.
+    """
+    versions, version, updated = moved.versions, moved.version, moved.updated
+    for key, values in grouped.items():
+        if applied and key in applied:
+            channel = channels[key] = applied[key]
+            moved.bump(key, channel.is_available())
+            continue
+        channel = channels[key]
+        if len(values) == 1 and (type(channel) is LastValue or type(channel) is EphemeralValue):
+            channel.value = values[0]  # the usual write: update(), inlined
+            versions[key] = version
+            updated.add(key)
+        elif channel.update(values):
+            moved.bump(key, channel.is_available())
+
+
+def consume_triggers(
+    channels: Mapping[str, BaseChannel], keys: Iterable[str], moved: Moved
+) -> None:
+    """Channels that ran nodes are told so (a barrier resets)."""
+    for key in keys:
+        if key in channels and channels[key].consume():
+            moved.bump(key, False)
+
+
+def clear_unwritten(
+    channels: Mapping[str, BaseChannel],
+    dirty: Iterable[str],
+    written: Mapping[str, Any],
+    moved: Moved,
+) -> None:
+    """Volatile channels (``dirty``) that were not written this step get an empty update."""
+    for key in dirty:
+        channel = channels[key]
+        if key not in written and channel.update(()):
+            moved.bump(key, channel.is_available())
+
+
+def finish_channels(channels: Mapping[str, BaseChannel], moved: Moved) -> None:
+    """Nothing would run next: channels that wait for the end (deferred nodes) may fire."""
+    for key, channel in channels.items():
+        if channel.finish():
+            moved.bump(key, True)
+
+
+def commit_record(
+    channels: Mapping[str, BaseChannel],
+    versions: Mapping[str, int],
+    before: Mapping[str, Any],
+    grouped: Mapping[str, Sequence[Any]],
+    owners: Mapping[str, Sequence[Task]],
+) -> tuple[ChannelChange, ...]:
+    """What a commit did to each channel that changed: old value, writes, new value."""
+    changes = []
+    for key, channel in channels.items():
+        new = channel.checkpoint()
+        if key not in grouped and new is before[key]:
+            continue
+        tasks = owners.get(key, ())
+        writes = tuple(
+            TaskWrite(t.id, t.name, v) for t, v in zip(tasks, grouped.get(key, ()), strict=False)
+        )
+        changes.append(ChannelChange(key, before[key], writes, new, versions.get(key, 0)))
+    return tuple(changes)
+
+
+def empty_record(step: int) -> CommitRecord:
+    """The record of a commit nobody watches (not built: it costs time)."""
+    return CommitRecord(step, ())

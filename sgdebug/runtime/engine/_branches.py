@@ -1,0 +1,159 @@
+"""A task's routing writes after its own writes: static edges, joins, conditional edges.
+
+A conditional edge's path function sees the state with only this task's writes applied
+(:func:`local_state`). A path that returns a node name gives the same routing writes every
+time, so they are cached per node and branch; the sync and async versions share that cache
+and everything else but the call of the path function.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from sgdebug.runtime.channels import (
+    BinaryOperatorAggregate,
+    EphemeralValue,
+    LastValue,
+    UntrackedValue,
+)
+from sgdebug.runtime.engine._task import PLAIN, Task
+from sgdebug.runtime.engine._task import _await as await_sync
+from sgdebug.runtime.graph._node import Write, branch_destinations, route_writes
+
+if TYPE_CHECKING:
+    from sgdebug.runtime.channels import BaseChannel
+    from sgdebug.runtime.engine._view import RunView
+    from sgdebug.runtime.graph._specs import BranchSpec
+
+__all__ = ["abranch_writes", "branch_writes", "local_state"]
+
+_REPLACING = (LastValue, EphemeralValue, UntrackedValue)
+"""Channels whose value after a single write is that write."""
+
+
+class _WrittenTwice(Exception):
+    """A task wrote one key twice: its writes are applied grouped by key."""
+
+
+def branch_writes(run: RunView, task: Task, writes: Sequence[Write], raw: Any) -> list[Write]:
+    """Static edges, joins and conditional edges of ``task``'s node, after its writes."""
+    node = task.node
+    out: list[Write] = list(node.static_writes)
+    if not node.branches:
+        return out
+    for branch, reader in node.branches:
+        result = branch.path(_branch_state(run, task, writes, raw, reader))
+        if type(result) not in PLAIN and inspect.isawaitable(result):
+            result = await_sync(result)
+        out.extend(_routes(run, task, branch, result))
+    return out
+
+
+async def abranch_writes(
+    run: RunView, task: Task, writes: Sequence[Write], raw: Any
+) -> list[Write]:
+    """:func:`branch_writes` on the event loop (async path functions are awaited)."""
+    out: list[Write] = list(task.node.static_writes)
+    for branch, reader in task.node.branches:
+        result = branch.path(_branch_state(run, task, writes, raw, reader))
+        if inspect.isawaitable(result):
+            result = await result
+        out.extend(_routes(run, task, branch, result))
+    return out
+
+
+def _routes(run: RunView, task: Task, branch: BranchSpec, result: Any) -> Sequence[Write]:
+    """The routing writes of a path function's ``result``."""
+    target = run.graph.target
+    if type(result) is not str:
+        return route_writes(branch_destinations(branch, result), target)
+    # A node name (or path-map key): its routing writes are the same every time.
+    cache = task.node.route_cache.get(branch.name)
+    if cache is None:
+        cache = task.node.route_cache[branch.name] = {}
+    routes = cache.get(result)
+    if routes is None:
+        routes = cache[result] = tuple(route_writes(branch_destinations(branch, result), target))
+    return routes
+
+
+def _branch_state(run: RunView, task: Task, writes: Sequence[Write], raw: Any, reader: Any) -> Any:
+    try:
+        return local_state(run, task, writes, raw, reader)
+    except Exception:
+        task.writes = []
+        raise
+
+
+def local_state(run: RunView, task: Task, writes: Sequence[Write], raw: Any, narrow: Any) -> Any:
+    """The state as the branch's reader (``narrow``, else the state's) sees it with only this
+    task's own writes applied. The channels made for it are kept on ``task.applied``: a
+    step of this one task commits them as they are instead of reducing twice."""
+    if task.applied is None:
+        overrides, task.applied = own_writes(run, writes)
+    else:
+        state_keys = run.graph.state_keys
+        overrides = {key: value for key, value in writes if key in state_keys}
+        for key, channel in task.applied.items():
+            overrides[key] = channel.peek()
+    reader = narrow or run.graph.state_reader
+    state = reader.read(run.channels, run.step, run.stop, overrides)
+    if narrow is None and isinstance(raw, dict) and isinstance(state, dict):
+        return {**raw, **state}
+    return state
+
+
+def own_writes(
+    run: RunView, writes: Sequence[Write]
+) -> tuple[dict[str, Any], dict[str, BaseChannel]]:
+    """One task's state writes applied on their own: (key → new value, key → a copy of its
+    channel with them applied, for channels a write does not simply replace).
+
+    Usually each key is written once and applied as it comes; a key written twice (or a
+    failure) goes to the grouped application, which decides which failure a step reports.
+    """
+    channels, state_keys = run.channels, run.graph.state_keys
+    overrides: dict[str, Any] = {}
+    applied: dict[str, BaseChannel] = {}
+    try:
+        for key, value in writes:
+            if key not in state_keys:
+                continue
+            if key in overrides:
+                raise _WrittenTwice
+            channel = channels[key]
+            if type(channel) in _REPLACING:
+                overrides[key] = value
+            elif type(channel) is BinaryOperatorAggregate:
+                folded = applied[key] = channel.folded(value)
+                overrides[key] = folded.value
+            else:
+                copied = applied[key] = channel.copy()
+                copied.update((value,))
+                overrides[key] = copied.peek()
+    except Exception:
+        return _grouped_writes(run, writes)
+    return overrides, applied
+
+
+def _grouped_writes(
+    run: RunView, writes: Sequence[Write]
+) -> tuple[dict[str, Any], dict[str, BaseChannel]]:
+    channels, state_keys = run.channels, run.graph.state_keys
+    grouped: dict[str, list[Any]] = {}
+    for key, value in writes:
+        if key in state_keys:
+            grouped.setdefault(key, []).append(value)
+    overrides: dict[str, Any] = {}
+    applied: dict[str, BaseChannel] = {}
+    for key, values in grouped.items():
+        channel = channels[key]
+        if len(values) == 1 and type(channel) in _REPLACING:
+            overrides[key] = values[0]
+        else:
+            copied = applied[key] = channel.copy()
+            copied.update(values)
+            overrides[key] = copied.peek()
+    return overrides, applied

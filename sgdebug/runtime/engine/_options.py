@@ -1,0 +1,30 @@
+"""How a run is driven: its config, limit, hooks, stream and breakpoints."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sgdebug.runtime.engine._hooks import PauseHook
+from sgdebug.runtime.engine._stream import Emitter
+
+__all__ = ["RunOptions"]
+
+
+@dataclass(slots=True)
+class RunOptions:
+    """How a run is driven."""
+
+    config: dict[str, Any]
+    recursion_limit: int
+    hooks: Sequence[PauseHook] = ()
+    context: Any = None
+    emit: Emitter | None = None
+    """Collects stream events; ``None`` when nobody listens."""
+    interrupt_before: tuple[str, ...] | str = ()
+    """Nodes to stop before (``"*"`` for all)."""
+    interrupt_after: tuple[str, ...] | str = ()
+    """Nodes to stop after (``"*"`` for all)."""
+    watch: frozenset[str] = frozenset()
+    """Channels whose change sets :attr:`Run.watched_changed` (``invoke``'s output keys)."""

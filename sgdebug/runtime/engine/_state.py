@@ -1,0 +1,260 @@
+"""The state of a run, and how writes change it: channels, versions, the step, the tasks.
+
+:class:`RunState` is what a :class:`~sgdebug.runtime.engine._view.RunView` reads, plus
+the operations that change channel state outside the superstep loop (the input, a
+restore, an edit's writes, a rollback) and the one that applies a step's writes. The loop
+itself, which sequences plan, execute and commit, is :class:`~._run.Run`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from typing import Any, Literal
+
+from sgdebug.runtime._constants import START
+from sgdebug.runtime.channels import BaseChannel
+from sgdebug.runtime.engine._apply import (
+    Moved,
+    apply_writes,
+    clear_unwritten,
+    commit_record,
+    consume_triggers,
+    empty_record,
+    finish_channels,
+)
+from sgdebug.runtime.engine._calling import task_config
+from sgdebug.runtime.engine._context import TaskScope
+from sgdebug.runtime.engine._journal import Journal, Mutation
+from sgdebug.runtime.engine._observer import QUIET, HookObserver, Observer
+from sgdebug.runtime.engine._options import RunOptions
+from sgdebug.runtime.engine._plan import plan_tasks
+from sgdebug.runtime.engine._records import CommitRecord
+from sgdebug.runtime.engine._step_failure import StepFailure
+from sgdebug.runtime.engine._task import Task, TaskIds, command_input_writes
+from sgdebug.runtime.engine._view import Phase, Status
+from sgdebug.runtime.graph._node import Write
+from sgdebug.runtime.graph._plan import GraphPlan
+from sgdebug.runtime.types import Command, Interrupt
+
+__all__ = ["NO_RECORD", "ApplyKind", "RunState"]
+
+NO_RECORD = empty_record(-1)
+"""Returned by a commit nobody watches: building a record per step costs time."""
+_NOTHING: frozenset[str] = frozenset()
+_RESUME_LOCK = threading.Lock()
+ApplyKind = Literal["step", "input", "edit", "interrupt"]
+
+
+class RunState:
+    """A run's state and the writes that change it (``Run`` adds the superstep loop)."""
+
+    def __init__(self, graph: GraphPlan, options: RunOptions) -> None:
+        self.graph = graph
+        self.options = options
+        self.observer: Observer = HookObserver(options.hooks) if options.hooks else QUIET
+        """Who watches the run's pause points (the no-op :data:`QUIET` without hooks)."""
+        self.channels: dict[str, BaseChannel] = {
+            k: c.copy() for k, c in graph.channel_specs.items()
+        }
+        self.versions: dict[str, int] = {}
+        self.versions_seen: dict[str, dict[str, int]] = {}
+        self.max_version = 0
+        self.step = -1
+        self.stop = -1 + options.recursion_limit + 1
+        self.tasks: list[Task] = []
+        self.updated: AbstractSet[str] | None = None
+        self.moved: AbstractSet[str] = _NOTHING
+        """Channels whose version the last application of writes moved."""
+        self.applies = 0
+        """How many times writes were applied (tells a save whether ``moved`` is all)."""
+        self.phase: Phase = "plan"
+        self.status: Status = "running"
+        self.last_commit: CommitRecord | None = None
+        self.interrupts: tuple[Interrupt, ...] = ()
+        self.watched_changed = False
+        """Whether a channel of ``options.watch`` changed during the run."""
+        self.cached_ids: set[str] = set()
+        self.null_resume: list[Any] = []
+        """A bare ``Command(resume=...)`` answer, given to the first unanswered interrupt."""
+        self.commit_mark: int | None = None
+        """Where the last commit's stream events start in the emitter's buffer."""
+        self.deferred: list[Task] = []
+        """A lone task whose ``updates`` event waits for its commit to succeed."""
+        self.prefill: dict[str, list[Any]] = {}
+        """Writes recorded for tasks of the pending step, by task id (from a checkpoint)."""
+        self.persist: Journal[RunState] | None = None
+        """Set when the run saves checkpoints."""
+        self.breakpoint: str | None = None
+        """``"before"`` / ``"after"`` when a static breakpoint stopped the run."""
+        self.dirty: AbstractSet[str] = frozenset(graph.volatile)
+        """Volatile channels that may hold a value (written in the last commit)."""
+        self.failure: StepFailure | None = None
+        """Why the pending step failed outside its tasks, when a hook kept it (status
+        ``error``; the run stands before the step)."""
+        self.ids = TaskIds()
+        self._inline: TaskScope | None = None
+        """The scope reused by tasks run in the advancing thread (one per ``advance``)."""
+
+    # -- what a view reads -----------------------------------------------------------------
+
+    @property
+    def config(self) -> Mapping[str, Any]:
+        """The run's config."""
+        return self.options.config
+
+    @property
+    def context(self) -> Any:
+        """The run's context object."""
+        return self.options.context
+
+    @property
+    def checkpoint_id(self) -> str | None:
+        """The id of the run's latest checkpoint (``None`` without a checkpointer)."""
+        persist = self.persist
+        record = persist.record if persist is not None else None
+        return record.id if record is not None else None
+
+    @property
+    def mutations(self) -> tuple[Mutation, ...]:
+        """Values a node changed in place, found so far (needs a checkpointer)."""
+        return tuple(self.persist.mutations) if self.persist is not None else ()
+
+    @property
+    def failed(self) -> Task | None:
+        """The first failed task of the pending step, if the step failed."""
+        return next((t for t in self.tasks if t.error is not None), None)
+
+    def read_values(self, keys: Sequence[str] | str) -> Any:
+        """The current values of ``keys`` (a single key gives the bare value)."""
+        if isinstance(keys, str):
+            channel = self.channels[keys]
+            return channel.get() if channel.is_available() else None
+        return {k: self.channels[k].get() for k in keys if self.channels[k].is_available()}
+
+    # -- input -------------------------------------------------------------------------------
+
+    def write_input(self, value: Any) -> None:
+        """The input step: put the raw input into the ``__start__`` channel."""
+        self.stop = self.step + self.options.recursion_limit + 1
+        grouped: dict[str, list[Any]] = defaultdict(list)
+        grouped[START].append(value)
+        if isinstance(value, Command) and value.update is not None:
+            for key, item in command_input_writes(self.graph.target, Command(update=value.update)):
+                grouped[key].append(item)
+        self._apply(grouped, "input")
+        if self.persist is not None:
+            self.persist.save(self, "input")
+        self.step += 1
+
+    def restore(self, persist: Journal[RunState], values: Mapping[str, Any]) -> None:
+        """Continue from a checkpoint whose channel values are ``values``."""
+        record = persist.record
+        assert record is not None
+        specs = self.graph.channel_specs
+        for key, value in values.items():
+            if key in specs:
+                self.channels[key] = specs[key].from_checkpoint(value)
+        self.versions = dict(record.versions)
+        self.max_version = max(self.versions.values(), default=0)
+        self.versions_seen = {k: dict(v) for k, v in record.versions_seen.items()}
+        self.step = record.step + 1
+        self.stop = record.step + self.options.recursion_limit + 1
+        self.persist = persist
+        self.updated = None
+
+    def apply_writes(self, writes: Sequence[Write]) -> None:
+        """Apply writes now, outside a superstep (a resume's ``Command`` update or goto)."""
+        grouped: dict[str, list[Any]] = defaultdict(list)
+        for key, value in writes:
+            if key in self.channels:
+                grouped[key].append(value)
+        self._apply(grouped, "edit")
+
+    def rollback(self) -> bool:
+        """Put the channels and versions back as the last checkpoint holds them (tasks, phase
+        and step stay); ``False`` when there is no checkpoint to go back to."""
+        persist = self.persist
+        record = persist.record if persist is not None else None
+        if persist is None or record is None:
+            return False
+        stop, dirty, phase = self.stop, self.dirty, self.phase
+        self.channels = {k: c.copy() for k, c in self.graph.channel_specs.items()}
+        self.restore(persist, persist.load(record))
+        self.stop, self.dirty, self.phase = stop, dirty, phase
+        return True
+
+    def next_tasks(self, *, add_order: bool = False) -> list[Task]:
+        """The tasks the current channels trigger (Send tasks first, then pulled nodes)."""
+        if self.persist is not None:
+            head = self.persist.head
+            self.ids.base = "none" if head is None else head
+        return plan_tasks(self, self.ids, add_order=add_order)
+
+    # -- what a running task's scope asks of its run ----------------------------------------
+
+    def task_config(self, task: Task) -> dict[str, Any]:
+        """The config a node of ``task`` receives."""
+        return task_config(self, task)
+
+    def take_null_resume(self) -> tuple[bool, Any]:
+        """Consume the run-wide resume value, if one is left."""
+        with _RESUME_LOCK:
+            if self.null_resume:
+                return True, self.null_resume.pop()
+        return False, None
+
+    def custom_writer(self) -> Callable[[Any], None]:
+        """The writer behind a node's ``writer`` parameter and ``get_stream_writer()``."""
+        emit = self.options.emit
+        if emit is None:
+            return lambda _chunk: None
+        return lambda chunk: emit("custom", chunk)
+
+    def _apply(
+        self,
+        grouped: Mapping[str, list[Any]],
+        kind: ApplyKind,
+        consumed: AbstractSet[str] = _NOTHING,
+        owners: Mapping[str, list[Task]] | None = None,
+        applied: Mapping[str, BaseChannel] | None = None,
+    ) -> CommitRecord:
+        """Apply grouped writes. ``kind``: ``step`` (a superstep's: volatile channels
+        clear, waiting ones may finish), ``input`` (the input step's, unreported), ``edit``
+        (between steps, unreported), ``interrupt`` (an interrupted step's finished tasks)."""
+        channels = self.channels
+        before = {k: c.checkpoint() for k, c in channels.items()} if owners is not None else None
+        self.max_version += 1
+        moved = Moved(self.versions, self.max_version)
+        if consumed:
+            consume_triggers(channels, consumed, moved)
+        apply_writes(channels, grouped, moved, applied)
+        if kind in ("step", "input"):  # a full step: unwritten volatile channels clear
+            clear_unwritten(channels, self.dirty, grouped, moved)
+            self.dirty = self.graph.volatile_set.intersection(grouped)
+            if self.graph.trigger_keys.isdisjoint(moved.updated):
+                finish_channels(channels, moved)  # nothing else would run next
+            self.updated = moved.updated
+        else:
+            self.dirty = self.dirty | self.graph.volatile_set.intersection(grouped)
+            self.updated = None if self.updated is None else self.updated | moved.updated
+        self.moved = moved.updated.union(moved.unlisted) if moved.unlisted else moved.updated
+        self.applies += 1
+        options = self.options
+        watching = options.watch and not self.watched_changed
+        if (watching or options.emit is not None) and kind in ("step", "interrupt"):
+            self._report_values(moved.updated)
+        if before is None:
+            return NO_RECORD
+        changes = commit_record(channels, self.versions, before, grouped, owners or {})
+        return CommitRecord(self.step, changes)
+
+    def _report_values(self, updated: set[str]) -> None:
+        watch = self.options.watch
+        if watch and not self.watched_changed:
+            self.watched_changed = not watch.isdisjoint(updated)
+        emit = self.options.emit
+        if emit is not None:
+            emit.values(self, updated)

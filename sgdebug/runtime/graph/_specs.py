@@ -1,0 +1,69 @@
+"""What the builder records and the plan compiles: nodes and conditional edges as added,
+and the read-only view of a builder the plan is made from."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sgdebug.runtime.graph._schema import Field
+
+__all__ = ["Blueprint", "BranchSpec", "NodeSpec"]
+
+
+@dataclass(slots=True)
+class NodeSpec:
+    """A node as the user added it."""
+
+    name: str
+    """Unique node name."""
+    action: Callable[..., Any]
+    """The function (or compiled graph) the node runs."""
+    input_schema: Any
+    """The schema whose keys the node receives (the state schema unless narrowed)."""
+    metadata: dict[str, Any] | None = None
+    """User metadata, shown in drawings."""
+    defer: bool = False
+    """Run only when nothing else would run next."""
+    destinations: tuple[str, ...] | dict[str, str] | None = None
+    """Targets of the node's ``Command(goto=...)``, for drawings."""
+
+
+@dataclass(slots=True)
+class BranchSpec:
+    """A conditional edge: a path function and its optional map of results to nodes."""
+
+    name: str
+    """The path function's name (``'condition'`` for a lambda)."""
+    path: Callable[..., Any]
+    """Called with the state; returns node names, ``END``, ``Send``s or map keys."""
+    path_map: dict[Hashable, str] | None
+    """Result → node; from a dict, a list, or a ``Literal`` return annotation."""
+    input_schema: Any
+    """The schema the path function receives, when its first parameter narrows it."""
+
+
+class Blueprint(Protocol):
+    """What a graph plan reads of its builder (``StateGraph`` is one)."""
+
+    @property
+    def nodes(self) -> Mapping[str, NodeSpec]: ...
+    @property
+    def edges(self) -> set[tuple[str, str]]: ...
+    @property
+    def waiting_edges(self) -> set[tuple[tuple[str, ...], str]]: ...
+    @property
+    def branches(self) -> Mapping[str, dict[str, BranchSpec]]: ...
+    @property
+    def schemas(self) -> Mapping[Any, dict[str, Field]]: ...
+    @property
+    def channels(self) -> Mapping[str, Field]: ...
+    @property
+    def state_schema(self) -> Any: ...
+    @property
+    def input_schema(self) -> Any: ...
+    @property
+    def output_schema(self) -> Any: ...
+    @property
+    def context_schema(self) -> Any: ...
