@@ -146,18 +146,30 @@ def snap_to_words(old: str, new: str, edits: Sequence[Span]) -> list[Span]:
     """The edits widened to whole words (``'quick'`` -> ``'slow'``, not ``'qui'`` ->
     ``'sl'``) and merged where they meet; the text between them stays equal."""
     out: list[Span] = []
-    for n, (i1, i2, j1, j2) in enumerate(edits):
-        high_i, high_j = edits[n + 1][:3:2] if n + 1 < len(edits) else (len(old), len(new))
-        i1, j1 = _word_start(old, new, out, (i1, i2, j1, j2))
-        while (
-            i2 < high_i
-            and j2 < high_j
-            and _word(old[i2])
-            and (_word(old, i2 - 1, i2, i1) or _word(new, j2 - 1, j2, j1))
-        ):
-            i2, j2 = i2 + 1, j2 + 1
-        out.append((i1, i2, j1, j2))
+    for n, span in enumerate(edits):
+        high = edits[n + 1][:3:2] if n + 1 < len(edits) else (len(old), len(new))
+        while True:  # widening one end may put the other inside a word: until it holds
+            i1, j1 = _word_start(old, new, out, span)
+            i2, j2 = _word_end(old, new, (i1, span[1], j1, span[3]), high)
+            if (i1, i2, j1, j2) == span:
+                break
+            span = (i1, i2, j1, j2)
+        out.append(span)
     return out
+
+
+def _word_end(old: str, new: str, edit: Span, high: tuple[int, int]) -> tuple[int, int]:
+    """Where ``edit`` ends once widened to the end of its word (before ``high``, where
+    the next edit starts)."""
+    i1, i2, j1, j2 = edit
+    while (
+        i2 < high[0]
+        and j2 < high[1]
+        and _word(old[i2])
+        and (_word(old, i2 - 1, i2, i1) or _word(new, j2 - 1, j2, j1))
+    ):
+        i2, j2 = i2 + 1, j2 + 1
+    return i2, j2
 
 
 def _word_start(old: str, new: str, out: list[Span], edit: Span) -> tuple[int, int]:
