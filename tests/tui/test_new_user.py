@@ -135,3 +135,25 @@ def test_enter_on_the_log_opens_the_whole_log() -> None:
         assert not isinstance(app.screen, LogScreen)
 
     drive(sample_session("linear"), scenario, size=SMALL)
+
+
+def test_a_refused_edit_says_not_changed_once() -> None:
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        await press(app, pilot, "s")
+        app.query_one(ChannelsPane).focus()
+        await press(app, pilot, "e")
+        editor = app.screen
+        assert isinstance(editor, EditScreen)
+        editor.query_one(TextArea).text = "'not a number"
+        await press(app, pilot, "ctrl+s")
+        message = str(editor.query_one("#edit-message", Static).render())
+        assert message.startswith("Not changed: SyntaxError"), message
+        assert message.lower().count("not changed") == 1
+
+    drive(sample_session("loop"), scenario)
+
+
+def test_node_details_count_breakpoint_hits_in_words() -> None:
+    from sgdebug.debugger.render import hit_count
+
+    assert [hit_count(n) for n in (0, 1, 3)] == ["never hit", "hit once", "hit 3 times"]
