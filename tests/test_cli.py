@@ -80,6 +80,22 @@ def test_help_describes_the_program() -> None:
     assert "--version" in result.output
 
 
+@pytest.mark.parametrize("columns", [60, 80, 120])
+def test_the_command_list_is_never_cut_mid_sentence(columns: int) -> None:
+    result = CliRunner().invoke(app, ["--help"], prog_name="sgdebug", terminal_width=columns)
+
+    listed = result.output.split("Commands:\n", 1)[1].splitlines()
+    assert [line.split()[0] for line in listed] == ["open", "repl", "run", "graph", "demo"]
+    assert all(line.rstrip().endswith(".") for line in listed), listed
+
+
+def test_the_samples_list_shows_plain_sentences() -> None:
+    result = CliRunner().invoke(app, ["demo", "--list"], prog_name="sgdebug")
+
+    assert result.exit_code == 0 and "``" not in result.output
+    assert "chatbot       A tool-calling chat agent on MessagesState" in result.output
+
+
 def test_version_matches_the_installed_distribution() -> None:
     result = CliRunner().invoke(app, ["--version"], prog_name="sgdebug")
 

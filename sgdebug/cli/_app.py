@@ -185,7 +185,7 @@ def sgdebug(
     """
 
 
-@app.command(DEFAULT_COMMAND)
+@app.command(DEFAULT_COMMAND, short_help="Open the debugger (TUI) on TARGET (the default).")
 def open_(
     target: TargetArgument = None,
     input: InputOption = None,
@@ -204,7 +204,7 @@ def open_(
     _launch("tui", prepare(options))
 
 
-@app.command()
+@app.command(short_help="Open the REPL on TARGET.")
 def repl(
     target: TargetArgument = None,
     input: InputOption = None,
@@ -223,7 +223,7 @@ def repl(
     _launch("repl", prepare(options))
 
 
-@app.command()
+@app.command(short_help="Run debugger commands headless (scripts, CI).")
 def run(
     target: TargetArgument = None,
     script: Annotated[
@@ -267,7 +267,7 @@ class GraphFormat(enum.StrEnum):
     MERMAID = "mermaid"
 
 
-@app.command("graph")
+@app.command("graph", short_help="Draw the graph as text or Mermaid.")
 def graph_(
     target: Annotated[str, typer.Argument(metavar="TARGET", show_default=False,
                                           help="The graph: package.module:attr or "
@@ -284,7 +284,7 @@ def graph_(
         typer.echo(_draw_text(loaded))
 
 
-@app.command()
+@app.command(short_help="Open the debugger on a bundled sample graph.")
 def demo(
     name: Annotated[str | None, typer.Argument(metavar="[NAME]", show_default=False,
                                                help="A sample graph (see --list).")] = None,
@@ -307,7 +307,7 @@ def demo(
     if list_:
         for sample, module in sample_graphs.SAMPLES.items():
             doc = (sample_graphs.load(sample).__doc__ or "").strip().splitlines()
-            typer.echo(f"{sample:<14}{doc[0] if doc else module}")
+            typer.echo(f"{sample:<14}{doc[0].replace('``', '') if doc else module}")
         return
     name = name or next(iter(sample_graphs.SAMPLES))
     if name not in sample_graphs.SAMPLES:

@@ -36,6 +36,7 @@ __all__ = [
     "format_outcome",
     "format_tasks",
     "format_value",
+    "hit_count",
     "preview",
     "start_notes",
 ]
@@ -81,16 +82,24 @@ def _shown(value: Any, width: int, whole: bool) -> tuple[str, bool]:
 
 
 def describe_hit(hit: Hit) -> str:
-    """``breakpoint 2 (after node_1) hit 1 time``, plus a watch's change."""
+    """``breakpoint 2 (after node_1)``, the nodes of a ``*`` breakpoint (``breakpoint 1
+    (before *) at a, b``), plus a watch's change."""
     bp = hit.breakpoint
     text = f"breakpoint {bp.number} ({bp.describe()})"
     if bp.kind == "watch":
         text += f": {bp.target} {preview(hit.old)} -> {preview(hit.new)}"
-    elif hit.nodes and bp.kind != "exception":
+    elif hit.nodes and bp.kind != "exception" and tuple(hit.nodes) != (bp.target,):
         text += f" at {', '.join(hit.nodes)}"
     if hit.condition_error:
         text += f" [condition failed: {hit.condition_error}]"
     return text
+
+
+def hit_count(hits: int) -> str:
+    """``never hit``, ``hit once``, ``hit 3 times``."""
+    if hits == 0:
+        return "never hit"
+    return "hit once" if hits == 1 else f"hit {hits} times"
 
 
 def start_notes(view: SessionView) -> tuple[str, ...]:

@@ -78,7 +78,10 @@ class SequenceDiff:
     new_len: int
     """Length of the new sequence."""
     ops: tuple[SeqOp, ...]
-    """The edits; the stretches between them are unchanged."""
+    """The edits; the stretches between them are unchanged. For ``str``, each edit covers
+    whole words."""
+    texts: tuple[str, str] | None = None
+    """For ``str``: the old and the new text (for showing an edit among its words)."""
     kind: ClassVar[str] = "sequence"
 
 

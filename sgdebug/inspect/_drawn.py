@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Box", "DrawingMode", "DrawnEdge", "DrawnEdgeKind", "DrawnNode", "Drawing"]
+__all__ = ["JOIN_GLYPH", "Box", "DrawingMode", "DrawnEdge", "DrawnEdgeKind", "DrawnNode", "Drawing"]
+
+JOIN_GLYPH = "◆"
+"""Where the sources of a join meet (not ``●``, which front ends use for breakpoints)."""
 
 DrawingMode = Literal["boxes", "compact", "list"]
 """``boxes``: 3-row boxes; ``compact``: one-row ``[ name ]`` boxes; ``list``: a text list."""

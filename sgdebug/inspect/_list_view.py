@@ -17,7 +17,7 @@ __all__ = ["list_view"]
 
 _ARROWS: Final[dict[str, str]] = {
     "plain": "──▶",
-    "join": "─●▶",
+    "join": "─◆▶",
     "conditional": "┄┄▶",
     "dynamic": "┄┄▶",
 }

@@ -19,6 +19,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 from sgdebug.inspect._canvas import NORTH, SOUTH, Canvas, Style
+from sgdebug.inspect._drawn import JOIN_GLYPH
 
 __all__ = ["Gap", "Net", "assign_tracks"]
 
@@ -115,7 +116,7 @@ class Gap:
                     for y in range(row, self.bottom + 1):
                         canvas.line(key, column, y, SOUTH | (NORTH if y > row else 0), style)
                 if net.join_at is not None:
-                    canvas.mark(net.join_at, row, "●")
+                    canvas.mark(net.join_at, row, JOIN_GLYPH)
             for column in net.up_arrows:
                 canvas.mark(column, self.top, "▲")
             for column in net.down_arrows:

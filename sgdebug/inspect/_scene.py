@@ -143,6 +143,10 @@ def build_scene(topo: Topology) -> Scene:
             kinds.append("stub")
             stub = SceneEdge(index[branch.source], len(names) - 1, "dynamic", None, ())
             edges.append(stub)
+            to_end = (index[branch.source], index.get(END, -1))
+            if to_end[1] >= 0 and to_end not in best:  # END is always among its choices
+                best[to_end] = SceneEdge(*to_end, "conditional", None, (), branch.name or None)
+                edges.append(best[to_end])
     return Scene(tuple(names), tuple(labels), tuple(kinds), tuple(edges))
 
 

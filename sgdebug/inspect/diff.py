@@ -121,12 +121,80 @@ def _text_diff(old: Any, new: Any) -> Diff:
         codes = match(a, b)
         if codes is None and isinstance(a, str) and ("\n" in a or "\n" in b):
             codes = match_lines(a, b)
-    ops = [
-        SeqOp(tag, i1 + p, i2 + p, j1 + p, j2 + p, a[i1:i2], b[j1:j2])
+    edits = [
+        (i1 + p, i2 + p, j1 + p, j2 + p)
         for tag, i1, i2, j1, j2 in _codes(a, b, codes)
         if tag != "equal"
     ]
-    return SequenceDiff(type(old).__name__, len(old), len(new), tuple(ops))
+    if isinstance(old, str):
+        edits = snap_to_words(old, new, edits)
+    ops = [SeqOp(_tag(i1, i2, j1, j2), i1, i2, j1, j2, old[i1:i2], new[j1:j2])
+           for i1, i2, j1, j2 in edits]  # fmt: skip
+    texts = (old, new) if isinstance(old, str) else None
+    return SequenceDiff(type(old).__name__, len(old), len(new), tuple(ops), texts)
+
+
+def _tag(i1: int, i2: int, j1: int, j2: int) -> Literal["insert", "delete", "replace"]:
+    return "insert" if i1 == i2 else "delete" if j1 == j2 else "replace"
+
+
+Span = tuple[int, int, int, int]
+"""An edit of a text: ``old[i1:i2]`` becomes ``new[j1:j2]``."""
+
+
+def snap_to_words(old: str, new: str, edits: Sequence[Span]) -> list[Span]:
+    """The edits widened to whole words (``'quick'`` -> ``'slow'``, not ``'qui'`` ->
+    ``'sl'``) and merged where they meet; the text between them stays equal."""
+    out: list[Span] = []
+    for n, span in enumerate(edits):
+        high = edits[n + 1][:3:2] if n + 1 < len(edits) else (len(old), len(new))
+        while True:  # widening one end may put the other inside a word: until it holds
+            i1, j1 = _word_start(old, new, out, span)
+            i2, j2 = _word_end(old, new, (i1, span[1], j1, span[3]), high)
+            if (i1, i2, j1, j2) == span:
+                break
+            span = (i1, i2, j1, j2)
+        out.append(span)
+    return out
+
+
+def _word_end(old: str, new: str, edit: Span, high: tuple[int, int]) -> tuple[int, int]:
+    """Where ``edit`` ends once widened to the end of its word (before ``high``, where
+    the next edit starts)."""
+    i1, i2, j1, j2 = edit
+    while (
+        i2 < high[0]
+        and j2 < high[1]
+        and _word(old[i2])
+        and (_word(old, i2 - 1, i2, i1) or _word(new, j2 - 1, j2, j1))
+    ):
+        i2, j2 = i2 + 1, j2 + 1
+    return i2, j2
+
+
+def _word_start(old: str, new: str, out: list[Span], edit: Span) -> tuple[int, int]:
+    """Where ``edit`` starts once widened to the start of its word; an earlier edit it
+    then meets is taken off ``out`` and joined to it."""
+    i1, i2, j1, j2 = edit
+    while True:
+        low_i, low_j = (out[-1][1], out[-1][3]) if out else (0, 0)
+        while (
+            i1 > low_i
+            and j1 > low_j
+            and _word(old[i1 - 1])
+            and (_word(old, i1, i2) or _word(new, j1, j2))
+        ):
+            i1, j1 = i1 - 1, j1 - 1
+        if not out or (i1, j1) != (low_i, low_j):
+            return i1, j1
+        i1, j1 = out.pop()[::2]  # they meet: one edit, which may start inside a word
+
+
+def _word(text: str, start: int = 0, end: int | None = None, low: int = 0) -> bool:
+    """Whether ``text[start]`` is a word character (with ``end``: and inside ``low:end``)."""
+    if end is not None and not low <= start < end:
+        return False
+    return text[start].isalnum() or text[start] == "_"
 
 
 def _codes(a: Sequence[Any], b: Sequence[Any], codes: list[Opcode] | None) -> list[Opcode]:

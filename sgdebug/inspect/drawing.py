@@ -7,7 +7,7 @@ bottom (see :mod:`sgdebug.inspect.layout`), and paints it with box-drawing chara
   START and END; the text ``? name`` stands for a branch with no known targets;
 * lines: solid ``─│`` edges that are always taken, dotted ``┄┆`` conditional ones; a
   node's edges of one kind leave as one tree and arrive as one bundle with one arrow;
-  the sources of a join meet in a ``●`` before the join's arrow; a crossing shows the
+  the sources of a join meet in a ``◆`` before the join's arrow; a crossing shows the
   vertical line passing over the horizontal one (``┼`` is always a junction);
 * arrows: ``▼`` into the top of a box; ``▲`` into its bottom for an edge that closes a
   loop (it leaves its source's top, ``┴``, and goes up); a self-loop leaves the box's
@@ -51,7 +51,7 @@ __all__ = [
 LEGEND: Final[tuple[tuple[str, str], ...]] = (
     ("──▶", "always taken"),
     ("┄┄▶", "conditional"),
-    ("─●─", "join: waits for all"),
+    ("─◆─", "join: waits for all"),
     ("▲", "loops back"),
     ("↻", "loops to itself (one-row boxes)"),
     ("? name", "dynamic branch"),
@@ -61,7 +61,7 @@ LEGEND: Final[tuple[tuple[str, str], ...]] = (
 """(symbol, meaning) pairs a front end can show next to a drawing."""
 _LEGEND_GLYPHS: Final[dict[str, str]] = {
     "┄┄▶": "┄┆",
-    "─●─": "●",
+    "─◆─": "◆",
     "▲": "▲",
     "↻": "↻",
     "╔═╗": "╔",
@@ -119,7 +119,7 @@ def draw(
 def draw_list(topology: Topology, width: int = 100) -> Drawing:
     """The list view: a line per node (more when its edges wrap), at most ``width`` wide.
 
-    ``width`` is taken as at least 8. ``──▶`` plain edges, ``─●▶`` the edge of a join
+    ``width`` is taken as at least 8. ``──▶`` plain edges, ``─◆▶`` the edge of a join
     (with the sources it waits for), ``┄┄▶`` conditional edges (with the branch name;
     ``key→target`` when a path-map key differs from the target; ``? name`` for a branch
     with no known targets).

@@ -97,7 +97,8 @@ def _cut(text: str, limit: int) -> str:
         text = text.replace("\r", " ").replace("\n", " ")
     if len(text) <= limit:
         return text
-    return text[: max(0, limit - 1)] + ELLIPSIS
+    kept = text[: max(0, limit - 1)].rstrip(ELLIPSIS)  # never two ellipses in a row
+    return kept + ELLIPSIS
 
 
 def _render(value: Any, limit: int, depth: int, *, top: bool = False) -> str:

@@ -169,8 +169,8 @@ def _topology(graph: Any, depth: int) -> Topology:
             name = branch.name or None
             edges.append(TopologyEdge(branch.source, target, "conditional", label, name))
     names = [START, *specs]
-    if any(edge.target == END for edge in edges):
-        names.append(END)
+    if any(edge.target == END for edge in edges) or any(b.dynamic for b in branches):
+        names.append(END)  # a branch with no declared targets may choose END too
     nodes = [_node(name, specs.get(name), name in before, name in after, depth) for name in names]
     order = {name: index for index, name in enumerate(names)}
     return Topology(

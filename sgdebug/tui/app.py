@@ -40,6 +40,8 @@ from sgdebug.tui.frame import Frame, FrameBuilder, NodeStatus, with_running
 from sgdebug.tui.keys import TUI_BINDINGS, command_bindings, help_rows, key_command
 from sgdebug.tui.layout import DETAIL_PANES, layout_for
 from sgdebug.tui.palette import CommandsProvider
+from sgdebug.tui.screens.help_screen import HelpScreen
+from sgdebug.tui.screens.log_screen import LogScreen
 from sgdebug.tui.stopping import EngineStopper, on_exit_signals
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.command_line import CommandLine
@@ -239,6 +241,18 @@ class DebuggerApp(ActionsMixin, App[int]):
         self.post_message(self.CommandsFinished(lines, tuple(outcomes), frame))
         return tuple(outcomes)
 
+    def _show_help(self, text: str) -> None:
+        """``help`` typed on the command line: its own screen, not the log."""
+        from sgdebug.debugger import help_text
+
+        topic = None if text == help_text(None, self.session) else text
+        self.push_screen(HelpScreen(self.keys_help(), topic=topic))
+        self.query_one(LogPane).write_note("Help is shown in its own screen (Esc closes it).")
+
+    @on(LogPane.Opened)
+    def _open_log(self, message: LogPane.Opened) -> None:
+        self.push_screen(LogScreen(message.entries))
+
     def _on_session_event(self, event: Event) -> None:
         """Runs in the engine thread: turn noisy session events into messages."""
         if isinstance(event, Stepped):
@@ -253,7 +267,10 @@ class DebuggerApp(ActionsMixin, App[int]):
     def _show_results(self, message: CommandsFinished) -> None:
         log = self.query_one(LogPane)
         for outcome in message.outcomes:
-            log.write_outcome(outcome)
+            if outcome.command == "help" and outcome.ok and isinstance(outcome.value, str):
+                self._show_help(outcome.value)
+            else:
+                log.write_outcome(outcome)
         if message.frame is not None:
             self.show_frame(message.frame)
         if any(o.command == "quit" and o.ok for o in message.outcomes):
@@ -440,5 +457,5 @@ class DebuggerApp(ActionsMixin, App[int]):
             elif shown:
                 yield shown, does
         yield "arrows", "Select a node in the graph; move in tables and the history"
-        yield "enter", "Node details (graph); go to a snapshot (history)"
+        yield "enter", "Node details (graph); go to a snapshot (history); the whole log (log)"
         yield "ctrl+p", "Command palette: every command"

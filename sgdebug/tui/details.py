@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from sgdebug.debugger import Breakpoint
+from sgdebug.debugger.render import hit_count
 from sgdebug.inspect import GraphModel
 from sgdebug.inspect.topology import Topology
 from sgdebug.tui.frame import END_NODE, START_NODE, Frame
@@ -66,7 +67,7 @@ def _breakpoints(name: str, breakpoints: Sequence[Breakpoint]) -> tuple[str, ...
         if bp.kind in ("before", "after") and bp.target in (name, "*"):
             state = "" if bp.enabled else " (disabled)"
             origin = " (from compile())" if bp.origin == "compile" else ""
-            lines.append(f"#{bp.number} {bp.describe()}{state}{origin}, hit {bp.hits}x")
+            lines.append(f"#{bp.number} {bp.describe()}{state}{origin}, {hit_count(bp.hits)}")
     return tuple(lines)
 
 

@@ -107,3 +107,15 @@ def test_resume_with_unquoted_text_answers_the_interrupt_with_it() -> None:
     assert session.view().values["feedback"] == ["make it shorter"]
     outcome = ok(session, "resume yes")
     assert session.view().values["status"].startswith("sent: ")
+
+
+def test_a_stop_at_a_breakpoint_names_its_node_once() -> None:
+    session = sample_session("loop")
+    ok(session, "break before attempt")
+    ok(session, "restart")
+    assert (
+        ok(session, "continue").message == "Stopped before step 1 at breakpoint 1 (before attempt)."
+    )
+    ok(session, "delete all")
+    ok(session, "break before *")
+    assert ok(session, "step").message.endswith("at breakpoint 2 (before *) at attempt.")

@@ -410,3 +410,44 @@ def test_apply_keeps_the_mapping_and_sequence_types() -> None:
     assert apply((1, 2), diff((1, 2), (1, 2, 3))) == (1, 2, 3)
     assert apply(pair(1, 2), diff(pair(1, 2), pair(1, 5))) == pair(1, 5)
     assert apply(b"abc", diff(b"abc", b"abxc")) == b"abxc"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text("ab _.\n", max_size=40), st.text("ab _.\n", max_size=40))
+def test_a_text_diff_edits_whole_words_and_still_applies(old: str, new: str) -> None:
+    change = diff(old, new)
+    assert apply(old, change) == new
+    if isinstance(change, SequenceDiff):
+        for op in change.ops:
+            for text, start, end in (
+                (old, op.old_start, op.old_end),
+                (new, op.new_start, op.new_end),
+            ):
+                if start < end:  # an edit never starts or ends inside a word
+                    assert start == 0 or not (_wordy(text[start - 1]) and _wordy(text[start]))
+                    assert end == len(text) or not (_wordy(text[end - 1]) and _wordy(text[end]))
+
+
+def _wordy(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def test_a_short_string_diff_shows_old_and_new_whole() -> None:
+    lines = diff_lines(diff("draft 1", "draft 2"), "status")
+    assert [(line.sign, line.path, line.text) for line in lines] == [
+        ("-", "status", "'draft 1'"),
+        ("+", "status", "'draft 2'"),
+    ]
+
+
+def test_a_long_string_diff_shows_each_changed_word_among_its_neighbours() -> None:
+    old = "The quick brown fox jumps over the lazy dog and then goes home to sleep all day."
+    new = old.replace("quick", "slow").replace("sleep", "rest")
+    lines = diff_lines(diff(old, new), "draft", width=50)
+    assert [(line.sign, line.text) for line in lines] == [
+        ("-", "'The quick brown fox jumps…'"),
+        ("+", "'The slow brown fox jumps…'"),
+        ("-", "'…goes home to sleep all day.'"),
+        ("+", "'…goes home to rest all day.'"),
+    ]
+    assert {line.path for line in lines} == {"draft"}  # no character slices

@@ -35,7 +35,7 @@ from sgdebug.inspect.topology import (
 from sgdebug.sample_graphs import SAMPLES, api, load
 
 GOLDEN = Path(__file__).parent / "golden"
-LINE_CHARS = set("─│┄┆╭╮╰╯├┤┬┴┼▼▲●↻")
+LINE_CHARS = set("─│┄┆╭╮╰╯├┤┬┴┼▼▲◆↻")
 DOTTED = set("┄┆")
 
 
@@ -53,9 +53,10 @@ def check(topo: Topology, drawing: Drawing, width: int, height: int) -> None:
     assert drawing.height == len(drawing.lines)
     assert drawing.width == max((len(line) for line in drawing.lines), default=0)
     assert all(line == line.rstrip() for line in drawing.lines)
-    assert len(drawing.edges) == len({(e.source, e.target) for e in topo.edges}) + sum(
-        b.dynamic for b in topo.branches
-    )
+    pairs = {(e.source, e.target) for e in topo.edges}
+    ends = END in topo.names
+    to_end = {(b.source, END) for b in topo.branches if b.dynamic and ends} - pairs
+    assert len(drawing.edges) == len(pairs) + sum(b.dynamic for b in topo.branches) + len(to_end)
     if drawing.mode == "list":
         assert drawing.width <= max(width, 8)
         for node in drawing.nodes:
@@ -234,7 +235,7 @@ def test_sample_drawing_matches_its_golden_file(name: str) -> None:
     ("name", "symbols"),
     [
         ("linear", []),
-        ("fanout", ["─●─"]),
+        ("fanout", ["─◆─"]),
         ("loop", ["┄┄▶"]),
         ("approval", ["┄┄▶", "▲"]),
     ],
@@ -323,9 +324,9 @@ def test_the_sources_of_a_join_meet_in_one_dot_before_one_arrow() -> None:
     first, second = edge(drawing, "b_2", "d"), edge(drawing, "c", "d")
     assert first.kind == second.kind == "join"
     shared = set(first.cells) & set(second.cells)
-    assert any(cell(drawing, x, y) == "●" for x, y in shared)
+    assert any(cell(drawing, x, y) == "◆" for x, y in shared)
     assert first.cells[-1] == second.cells[-1]
-    assert drawing.text.count("●") == 1
+    assert drawing.text.count("◆") == 1
 
 
 def test_path_map_keys_are_written_beside_their_arrows() -> None:
@@ -338,6 +339,19 @@ def test_a_dynamic_branch_ends_in_a_question_mark_with_its_name() -> None:
     drawing = drawn(topology(rag_agent()), 100, 60)
     (dynamic,) = [e for e in drawing.edges if e.kind == "dynamic"]
     assert (dynamic.source, dynamic.target, dynamic.label) == ("check", "", "? condition")
+
+
+def test_a_router_without_a_path_map_draws_its_way_to_end_beside_the_question_mark() -> None:
+    lg = api("sgdebug")
+    g = lg.StateGraph(State)
+    g.add_node("step", step)
+    g.add_edge(lg.START, "step")
+    g.add_conditional_edges("step", lambda s: lg.END)
+    drawing = drawn(topology(g.compile()))
+    kinds = sorted((e.source, e.target, e.kind) for e in drawing.edges)
+    assert kinds == [("__start__", "step", "plain"), ("step", "", "dynamic"),
+                     ("step", "__end__", "conditional")]  # fmt: skip
+    assert "? condition" in drawing.text and "END" in drawing.text
 
 
 def test_a_pair_joined_both_plainly_and_conditionally_is_drawn_once_solid() -> None:
@@ -391,7 +405,7 @@ def test_a_graph_too_big_for_the_area_becomes_the_list_view() -> None:
 def test_the_list_view_notes_joins_labels_and_node_kinds() -> None:
     text = draw_list(topology(rag_agent())).text
     assert "research  [subgraph] ┄┄▶ bad→rewrite, good→answer, stop→END" in text
-    assert "─●▶ check (waits for answer + research)" in text
+    assert "─◆▶ check (waits for answer + research)" in text
     assert "summarize [deferred] ──▶ router, END" in text
     assert "┄┄▶ ? condition" in text
 

@@ -201,3 +201,16 @@ def _depth(value: Any) -> int:
     if isinstance(value, (list, tuple)):
         return 1 + max((_depth(v) for v in value), default=0)
     return 0
+
+
+def test_a_cut_never_shows_two_ellipses_in_a_row() -> None:
+    from sgdebug.sample_graphs import chatbot
+
+    messages = chatbot.graph.invoke(chatbot.EXAMPLE_INPUT)["messages"]
+    values = [messages, {"messages": messages}, {"request": "a refund", "draft": "Hello " * 9}]
+    for value in values:
+        for width in range(3, 120):
+            shown = preview(value, width)
+            assert "……" not in shown, (width, shown)
+            assert len(shown) <= width
+    assert preview(messages, 91).endswith("ai: 'Ca…, … 4 more]")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -24,7 +25,12 @@ def repl(*args: str, stdin: str, home: Path) -> subprocess.CompletedProcess[str]
         text=True,
         timeout=60,
         check=False,
-        env={"PATH": "/usr/bin:/bin", "XDG_DATA_HOME": str(home), "HOME": str(home)},
+        env={
+            "PATH": "/usr/bin:/bin",
+            "XDG_DATA_HOME": str(home),
+            "HOME": str(home),
+            "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
+        },  # this checkout's sgdebug
         cwd=home,
     )
 
@@ -53,7 +59,7 @@ def test_commands_and_python_from_a_pipe(data_home: Path) -> None:
         "(sgdebug) break before attempt",
         "Breakpoint 1: before attempt",
         "(sgdebug) continue",
-        "Stopped before step 1 at breakpoint 1 (before attempt) at attempt.",
+        "Stopped before step 1 at breakpoint 1 (before attempt).",
         '(sgdebug) state["count"] = 2',
         "Set count.",
         "(sgdebug) limit = 3",
@@ -77,8 +83,9 @@ def test_commands_and_python_from_a_pipe(data_home: Path) -> None:
 
 def test_leaving_a_run_that_raised_exits_with_1(data_home: Path) -> None:
     data_home.mkdir()
-    # without --input the state has no ``count``: ``attempt`` raises KeyError
-    result = repl("-m", "sgdebug", "repl", TARGET, stdin="continue\n", home=data_home)
+    # on the empty input the state has no ``count``: ``attempt`` raises KeyError
+    result = repl("-m", "sgdebug", "repl", TARGET, "--input", "{}", stdin="continue\n",
+                  home=data_home)  # fmt: skip
 
     assert result.returncode == 1, result.stderr
     assert "Node 'attempt' raised KeyError: 'count'" in result.stdout

@@ -56,7 +56,7 @@ def test_motion_shows_why_it_stopped_what_changed_and_what_is_next(loop: Session
     out = Terminal(loop).run("step")
 
     text = plain(out)
-    assert "Stopped before step 2 at breakpoint 1 (before attempt) at attempt." in text
+    assert "Stopped before step 2 at breakpoint 1 (before attempt)." in text
     assert "step 1 ran attempt" in text
     assert "count: 0 -> 1" in text
     assert "status: <empty> -> 'attempt 1'" in text

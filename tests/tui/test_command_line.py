@@ -144,10 +144,12 @@ def test_a_answers_an_interrupt_from_the_command_line() -> None:
     drive(graph_session(ask_graph(), "ask", {"answer": ""}), scenario)
 
 
-def test_help_lists_the_commands_in_the_log() -> None:
+def test_help_shows_a_command_in_the_help_screen_not_the_log() -> None:
     async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
         await enter_command(app, pilot, "help step")
-        assert log_of(app)[-1].startswith("usage: step [N]")
+        assert app.screen.id == "help"
+        assert str(app.screen.query_one("#help-topic").render()).startswith("usage: step [N]")
+        assert log_of(app)[-1] == "Help is shown in its own screen (Esc closes it)."
 
     drive(sample_session("linear"), scenario)
 

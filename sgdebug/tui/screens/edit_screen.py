@@ -58,8 +58,14 @@ class EditScreen(ModalScreen[bool]):
             self.dismiss(True)
         else:
             message = self.query_one("#edit-message", Static)
-            message.update(f"Not changed: {reason}")
+            message.update(_refusal(reason))
             message.add_class("-error")
 
     def action_cancel(self) -> None:
         self.dismiss(False)
+
+
+def _refusal(reason: str) -> str:
+    """``Not changed: why``, said once (the session's reasons often say it already)."""
+    head, _, rest = reason.partition(": ")
+    return f"Not changed: {rest if rest and head.endswith('not changed') else reason}"

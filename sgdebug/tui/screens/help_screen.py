@@ -27,14 +27,19 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark,f1", "dismiss", "Close", id="close_help"),
     ]
 
-    def __init__(self, keys: Iterable[KeyRow]) -> None:
+    def __init__(self, keys: Iterable[KeyRow], *, topic: str | None = None) -> None:
+        """Help on every key and command; ``topic``: one command's help (``help step``),
+        shown first."""
         super().__init__(id="help")
         self.keys = tuple(keys)
+        self.topic = topic
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body") as body:
             body.border_title = "sgdebug help"
             body.border_subtitle = "Esc closes"
+            if self.topic is not None:
+                yield Static(Text(self.topic), id="help-topic")
             yield Static(_keys_table(self.keys), id="help-keys")
             yield Static(_commands_table(), id="help-commands")
 
