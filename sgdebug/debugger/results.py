@@ -70,8 +70,9 @@ StopKind = Literal[
 """Why the run stopped where it is."""
 
 
-EngineName = Literal["native", "langgraph"]
-"""The engines a session can run a graph on (``--engine``)."""
+EngineName = Literal["native", "langgraph", "remote"]
+"""The engines a session can run a graph on (``--engine``; ``remote``: a graph on a
+LangGraph server, chosen by attaching to it)."""
 
 
 @dataclass(frozen=True, slots=True)

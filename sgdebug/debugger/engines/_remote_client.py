@@ -1,0 +1,152 @@
+"""The remote engine's link to a LangGraph server: where it is, and every call made to it.
+
+:class:`Server` names a server (its URL, the graph to debug, the API key); it is what a
+session's target holds when it is attached to a server, so that choosing the engine needs
+no import. :class:`Link` makes the calls through ``langgraph-sdk`` (imported on first use)
+and turns every failure into :class:`ServerFault`, an :class:`EngineRefused` whose message
+says what went wrong in one sentence (the server is down, a call timed out, the thread is
+gone, the key was refused, ...): the session refuses the command and stays open, and the
+same command can be tried again once the server is back.
+
+The API key is never part of a message, a ``repr`` or a label.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from sgdebug.debugger.engine import EngineRefused
+
+__all__ = ["KEY_VARIABLES", "Link", "Server", "ServerFault", "api_key_from"]
+
+KEY_VARIABLES = ("LANGGRAPH_API_KEY", "LANGSMITH_API_KEY")
+"""Where an API key is read from when ``--api-key`` is not given, in this order."""
+DEFAULT_TIMEOUT = 30.0
+"""Seconds a call to the server may take before it is reported as timed out."""
+
+T = TypeVar("T")
+
+
+def api_key_from(given: str | None) -> str | None:
+    """The API key: ``given``, else the first of :data:`KEY_VARIABLES` that is set."""
+    if given:
+        return given
+    return next((os.environ[v] for v in KEY_VARIABLES if os.environ.get(v)), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Server:
+    """A LangGraph server and the graph of it to debug."""
+
+    url: str
+    """The server's base URL (``http://127.0.0.1:2024``)."""
+    graph: str | None = None
+    """The graph id or assistant id (``None``: the server's only graph)."""
+    api_key: str | None = field(default=None, repr=False, compare=False)
+    """Sent as ``x-api-key``; never shown, logged or stored."""
+    timeout: float = DEFAULT_TIMEOUT
+    """Seconds before a call is reported as timed out."""
+
+    @property
+    def label(self) -> str:
+        """How the user names it: ``URL`` or ``URL graph NAME`` (never the key)."""
+        return self.url if self.graph is None else f"{self.url} graph {self.graph}"
+
+
+class ServerFault(EngineRefused):
+    """A call to the server failed; ``str()`` says why, and that it can be tried again."""
+
+
+class Link:
+    """Calls to one server through langgraph-sdk's synchronous client."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self._client: Any = None
+
+    @property
+    def client(self) -> Any:
+        """The SDK client (made on first use: ``langgraph_sdk`` is imported then)."""
+        if self._client is None:
+            try:
+                from langgraph_sdk import get_sync_client
+            except ImportError as exc:
+                raise ServerFault(
+                    "attaching to a LangGraph server needs langgraph-sdk: "
+                    "pip install 'sgdebug[server]'"
+                ) from exc
+            self._client = get_sync_client(
+                url=self.server.url, api_key=self.server.api_key, timeout=self.server.timeout
+            )
+        return self._client
+
+    def call(self, what: str, action: Callable[[Any], T]) -> T:
+        """``action(client)``; any failure becomes a :class:`ServerFault` about ``what``."""
+        try:
+            return action(self.client)
+        except ServerFault:
+            raise
+        except Exception as exc:
+            raise ServerFault(describe_fault(exc, what, self.server)) from None
+
+    def stream(self, what: str, action: Callable[[Any], Iterator[Any]]) -> Iterator[Any]:
+        """The parts of a streamed call; a failure midway is a :class:`ServerFault` too."""
+        try:
+            yield from action(self.client)
+        except ServerFault:
+            raise
+        except Exception as exc:
+            raise ServerFault(describe_fault(exc, what, self.server)) from None
+
+
+def describe_fault(exc: BaseException, what: str, server: Server) -> str:
+    """One sentence for the status line: what failed, why, and what to do."""
+    status = getattr(exc, "status_code", None)
+    if status is None:
+        status = getattr(getattr(exc, "response", None), "status_code", None)
+    where = f"the server at {server.url}"
+    if isinstance(status, int):
+        return f"{what}: {_status_text(status, exc, where)}"
+    name = type(exc).__name__
+    if "Timeout" in name:
+        return f"{what}: {where} did not answer within {server.timeout:g}s (timed out); try again"
+    if "Connect" in name or isinstance(exc, ConnectionError | OSError):
+        return f"{what}: {where} is not reachable ({_reason(exc)}); start it, then try again"
+    if "Protocol" in name or "ReadError" in name or "RemoteProtocol" in name:
+        return f"{what}: the connection to {where} broke ({_reason(exc)}); try again"
+    return f"{what}: {where} failed ({name}: {_reason(exc)}); try again"
+
+
+def _status_text(status: int, exc: BaseException, where: str) -> str:
+    detail = _detail(exc)
+    if status in (401, 403):
+        return (
+            f"{where} refused the API key (HTTP {status}{detail}); give one with --api-key "
+            f"or {' / '.join(KEY_VARIABLES)}"
+        )
+    if status == 404:
+        return f"not found on {where} (HTTP 404{detail}): it may have been deleted"
+    if status == 409:
+        return f"{where} is busy with this thread (HTTP 409{detail}); try again"
+    if 400 <= status < 500:
+        return f"{where} refused it (HTTP {status}{detail})"
+    return f"{where} failed (HTTP {status}{detail}); try again"
+
+
+def _detail(exc: BaseException) -> str:
+    body = getattr(exc, "body", None)
+    text = ""
+    if isinstance(body, dict):
+        text = str(body.get("detail") or body.get("message") or "")
+    elif isinstance(body, str):
+        text = body
+    text = " ".join(text.split())
+    return f": {text[:160]}" if text else ""
+
+
+def _reason(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text[:160] or type(exc).__name__

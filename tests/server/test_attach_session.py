@@ -1,0 +1,137 @@
+"""A session attached to a real LangGraph server: the commands a user types, and what they show.
+
+Each test drives sgdebug's session (as the REPL and ``run`` do, through the command
+language) on a graph served by ``langgraph dev`` (the ``server`` fixture).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from sgdebug.debugger import Outcome, Session, Target, execute, format_outcome, parse
+from sgdebug.debugger.engines import Server
+from tests.server.conftest import DevServer
+
+pytestmark = pytest.mark.server
+
+
+def attached(server: DevServer, graph: str, input: Any = None) -> Session:
+    """A session on ``graph`` of the server; with ``input``, a new run started on it."""
+    session = Session(Target(Server(server.url, graph), {}, f"{server.url} graph {graph}"))
+    if input is not None:
+        started = session.restart(input)
+        assert started.ok, started.message
+    return session
+
+
+def run(session: Session, line: str) -> Outcome:
+    outcome = execute(session, parse(line))
+    assert outcome.ok, f"{line}: {outcome.message}"
+    return outcome
+
+
+def text(session: Session, line: str) -> str:
+    return format_outcome(run(session, line))
+
+
+def test_a_new_run_steps_superstep_by_superstep_on_the_server(server: DevServer) -> None:
+    session = attached(server, "loop", {"limit": 2})
+    assert session.view().status == "paused"
+    assert [t.name for t in session.engine.tasks()] == ["tick"]
+    run(session, "step")
+    assert session.engine.values() == {"limit": 2, "count": 1, "log": ["tick 1"]}
+    run(session, "step")
+    assert "report" in text(session, "tasks")
+    assert run(session, "continue").status == "done"
+    assert session.engine.values()["log"] == ["tick 1", "tick 2", "done at 2"]
+    history = text(session, "history")
+    assert "ran report" in history and "ran tick" in history
+
+
+def test_breakpoints_before_and_after_a_node_stop_the_run(server: DevServer) -> None:
+    session = attached(server, "loop", {"limit": 5})
+    run(session, "break after tick")
+    stopped = run(session, "continue")
+    assert stopped.stop is not None and stopped.stop.kind == "breakpoint"
+    assert session.engine.values()["count"] == 1  # tick ran once, then the run stopped
+    run(session, "delete 1")
+    run(session, "break before report")
+    stopped = run(session, "continue")
+    assert stopped.stop is not None and stopped.stop.kind == "breakpoint"
+    assert session.pending_tasks == ("report",)
+    assert session.engine.values()["count"] == 5
+
+
+def test_an_edit_as_a_node_and_a_fork_from_an_old_snapshot(server: DevServer) -> None:
+    session = attached(server, "loop", {"limit": 3})
+    run(session, "step")
+    run(session, "update {'count': 3} as tick")  # the branch after tick sees count = 3
+    assert session.pending_tasks == ("report",)
+    assert session.engine.values()["count"] == 3
+    # Back to the snapshot before the first tick, and run it again: a new branch.
+    run(session, "goto 1")
+    assert session.engine.values().get("count") is None
+    run(session, "step")
+    assert session.engine.values()["count"] == 1
+    entries = session.engine.history()
+    assert any(e.source == "fork" for e in entries)
+    assert sum(e.head for e in entries) == 2  # two branches: the edited one and the fork
+
+
+def test_set_edits_the_state_where_the_session_stands(server: DevServer) -> None:
+    session = attached(server, "loop", {"limit": 4})
+    run(session, "set count = 3")
+    assert session.engine.values()["count"] == 3
+    run(session, "step")  # tick runs on the edited state
+    assert session.engine.values()["count"] == 4
+    assert session.pending_tasks == ("report",)
+
+
+def test_an_interrupt_is_asked_and_answered(server: DevServer) -> None:
+    session = attached(server, "ask", {"topic": "owls"})
+    asked = run(session, "continue")
+    assert asked.status == "interrupted"
+    assert "approve?" in format_outcome(asked)
+    assert session.engine.interrupts()[0].value["draft"] == "a note on owls"
+    assert run(session, "resume 'yes'").status == "done"  # resume goes on to the end
+    assert session.engine.values()["verdict"] == "yes"
+
+
+def test_a_subgraph_is_drawn_and_runs_inside_one_step(server: DevServer) -> None:
+    from sgdebug.inspect.topology import topology
+
+    session = attached(server, "nested", {"text": "hi"})
+    shape = topology(session.model)
+    inner = next(n for n in shape.nodes if n.name == "inner")
+    assert inner.kind == "subgraph" and inner.subgraph is not None
+    assert [n.name for n in inner.subgraph.nodes if n.kind == "function"] == ["upper", "exclaim"]
+    run(session, "step")
+    ran = run(session, "step")  # inner's whole subgraph: its tasks are told as inner/...
+    assert session.engine.values()["shouted"] == "HI!"
+    assert "inner" in ran.commits[-1].tasks
+
+
+def test_open_a_stored_thread_and_list_the_threads(server: DevServer) -> None:
+    first = attached(server, "loop", {"limit": 1})
+    run(first, "continue")
+    thread = first.thread_id
+    assert thread is not None
+    session = attached(server, "loop")
+    assert thread in session.engine.threads()
+    opened = session.attach(thread)
+    assert opened.ok and opened.status == "done"
+    assert session.engine.values()["log"] == ["tick 1", "done at 1"]
+    run(session, "goto 2")
+    assert session.engine.values()["count"] == 1
+
+
+def test_what_a_server_cannot_do_is_unavailable_with_the_reason(server: DevServer) -> None:
+    session = attached(server, "loop", {"limit": 2})
+    refused = execute(session, parse("task"))
+    assert not refused.ok
+    assert "remote engine" in refused.message and "whole superstep" in refused.message
+    info = text(session, "info")
+    assert "mutations" in info and "objects" in info and "JSON" in info
+    assert session.engine.collect_mutations() == []
