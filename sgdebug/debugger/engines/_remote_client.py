@@ -69,18 +69,26 @@ class Link:
 
     @property
     def client(self) -> Any:
-        """The SDK client (made on first use: ``langgraph_sdk`` is imported then)."""
+        """The SDK client (made on first use: ``langgraph_sdk`` is imported then). Its
+        connection is tried once per call (the SDK's own client retries for seconds, and a
+        status line must say at once that the server is down)."""
         if self._client is None:
             try:
-                from langgraph_sdk import get_sync_client
+                import httpx
+                from langgraph_sdk.client import SyncLangGraphClient
             except ImportError as exc:
                 raise ServerFault(
                     "attaching to a LangGraph server needs langgraph-sdk: "
                     "pip install 'sgdebug[server]'"
                 ) from exc
-            self._client = get_sync_client(
-                url=self.server.url, api_key=self.server.api_key, timeout=self.server.timeout
+            headers = {"x-api-key": self.server.api_key} if self.server.api_key else {}
+            http = httpx.Client(
+                base_url=self.server.url,
+                transport=httpx.HTTPTransport(retries=0),
+                timeout=httpx.Timeout(self.server.timeout, connect=min(5.0, self.server.timeout)),
+                headers=headers,
             )
+            self._client = SyncLangGraphClient(http)
         return self._client
 
     def call(self, what: str, action: Callable[[Any], T]) -> T:
