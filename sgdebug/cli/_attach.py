@@ -137,7 +137,7 @@ def open_attached(options: AttachOptions, *, choose: bool = False) -> Opened:
 def _chosen_thread(session: Session, *, choose: bool) -> str:
     """The thread to open when none was given: the user's pick of the graph's threads."""
     threads = session.engine.threads()
-    fault = getattr(session.engine, "fault", None)
+    fault = session.view().fault
     if fault:
         fail(f"cannot list threads: {fault}")
     if not threads:

@@ -318,6 +318,9 @@ class SessionView:
     notes: tuple[str, ...] = ()
     """What the session says once on open (a reopened session whose graph changed since it
     was saved: which keys differ)."""
+    fault: str | None = None
+    """Why the engine's server did not answer its last call (remote engine; ``None`` when it
+    answers): the values shown are the last ones read."""
 
 
 @dataclass(frozen=True, slots=True)

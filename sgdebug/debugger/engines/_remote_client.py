@@ -66,6 +66,10 @@ class Link:
     def __init__(self, server: Server) -> None:
         self.server = server
         self._client: Any = None
+        self.fault: str | None = None
+        """Why the last call failed (``None`` once a call works again)."""
+        self.down = False
+        """The last call did not reach the server (refused, timed out, broken)."""
 
     @property
     def client(self) -> Any:
@@ -94,11 +98,13 @@ class Link:
     def call(self, what: str, action: Callable[[Any], T]) -> T:
         """``action(client)``; any failure becomes a :class:`ServerFault` about ``what``."""
         try:
-            return action(self.client)
+            found = action(self.client)
         except ServerFault:
             raise
         except Exception as exc:
-            raise ServerFault(describe_fault(exc, what, self.server)) from None
+            raise self._failed(exc, what) from None
+        self.fault, self.down = None, False
+        return found
 
     def stream(self, what: str, action: Callable[[Any], Iterator[Any]]) -> Iterator[Any]:
         """The parts of a streamed call; a failure midway is a :class:`ServerFault` too."""
@@ -107,7 +113,13 @@ class Link:
         except ServerFault:
             raise
         except Exception as exc:
-            raise ServerFault(describe_fault(exc, what, self.server)) from None
+            raise self._failed(exc, what) from None
+        self.fault, self.down = None, False
+
+    def _failed(self, exc: Exception, what: str) -> ServerFault:
+        self.fault = describe_fault(exc, what, self.server)
+        self.down = getattr(exc, "status_code", None) is None and not isinstance(exc, KeyError)
+        return ServerFault(self.fault)
 
 
 def describe_fault(exc: BaseException, what: str, server: Server) -> str:

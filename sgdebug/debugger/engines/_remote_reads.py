@@ -2,8 +2,9 @@
 
 Each snapshot is read once per position (until :meth:`Reads.forget`, when the thread
 moves). Views read all the time and must never fail: when the server cannot be reached,
-a read gives what was last read for the same thing (or nothing), and :attr:`Reads.fault`
-says why, so a front end can show it; the next read that works clears it.
+a read gives what was last read for the same thing (or nothing), and ``Link.fault`` says
+why, so a front end can show it. While the server is down, reads do not call it again
+(a view makes many): the next moving command tries it, and clears the fault if it answers.
 """
 
 from __future__ import annotations
@@ -32,8 +33,6 @@ class Reads:
         self._cache: dict[str, Any] = {}
         self._known: dict[str, Any] = {}
         """What each read gave last time it worked (kept across :meth:`forget`)."""
-        self.fault: str | None = None
-        """Why the last read failed (``None`` once one works again)."""
 
     def forget(self) -> None:
         """Read everything again (the thread moved)."""
@@ -42,12 +41,12 @@ class Reads:
     def _read(self, key: str, read: Callable[[], T], fallback: T) -> T:
         if key in self._cache:
             return self._cache[key]  # type: ignore[no-any-return]
+        if self._link.down:  # not again for every view: the next move tries the server
+            return self._known.get(key, fallback)  # type: ignore[no-any-return]
         try:
             found = read()
-        except ServerFault as exc:
-            self.fault = str(exc)
+        except ServerFault:
             return self._known.get(key, fallback)  # type: ignore[no-any-return]
-        self.fault = None
         self._cache[key] = self._known[key] = found
         return found
 

@@ -105,8 +105,8 @@ class RemoteEngine:
 
     @property
     def fault(self) -> str | None:
-        """Why the last read from the server failed (``None``: the server answers)."""
-        return self.reads.fault
+        """Why the last call to the server failed (``None``: the server answers)."""
+        return self.link.fault
 
     # -- where the session stands ----------------------------------------------------------
 
