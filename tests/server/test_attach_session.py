@@ -135,3 +135,16 @@ def test_what_a_server_cannot_do_is_unavailable_with_the_reason(server: DevServe
     info = text(session, "info")
     assert "mutations" in info and "objects" in info and "JSON" in info
     assert session.engine.collect_mutations() == []
+
+
+def test_a_node_that_raises_on_the_server_stops_the_run_and_a_retry_runs_it(
+    server: DevServer,
+) -> None:
+    session = attached(server, "flaky", {"fail": True})
+    failed = run(session, "step")
+    assert failed.status == "error"
+    assert "check" in failed.message and "ValueError" in failed.message
+    assert "check was told to fail" in failed.message
+    run(session, "set fail = False")
+    assert run(session, "retry").status == "done"
+    assert session.engine.values()["result"] == "ok"

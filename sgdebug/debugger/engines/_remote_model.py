@@ -105,11 +105,11 @@ def drawing_of(data: Mapping[str, Any]) -> Drawing:
 def _builder(nodes: Iterable[str], edges: Iterable[DrawnEdge], subs: Mapping[str, Any]) -> _Builder:
     specs = {n: _NodeSpec(subs.get(n) or _Action(n)) for n in nodes if n not in (START, END)}
     plain = frozenset((e.source, e.target) for e in edges if not e.conditional)
-    branches: dict[str, dict[str, _BranchSpec]] = {}
+    targets: dict[str, dict[str, str]] = {}
     for edge in edges:
         if edge.conditional:
-            targets = branches.setdefault(edge.source, {}).setdefault("", _BranchSpec({}))
-            targets.path_map[edge.target] = edge.target  # type: ignore[index]
+            targets.setdefault(edge.source, {})[edge.target] = edge.target
+    branches = {source: {"": _BranchSpec(found)} for source, found in targets.items()}
     return _Builder(specs, plain, branches)
 
 

@@ -36,7 +36,7 @@ from sgdebug.debugger.runinfo import pregel_task_info
 from sgdebug.inspect import ChannelRow, LastChange, snapshot_channel_rows
 from sgdebug.runtime import Command, Interrupt, StateSnapshot
 
-__all__ = ["RemoteEngine", "connect"]
+__all__ = ["RemoteEngine", "RemoteRunError", "connect"]
 
 _TASK = "the server runs the tasks of a superstep together: `step` runs the whole superstep"
 _MUTATIONS = "finding values a node changed in place needs sgdebug's runtime (--engine native)"
@@ -329,10 +329,9 @@ class RemoteEngine:
         latest = self.latest_id()
         self.cursor = latest
         snap = self.snapshot()
-        if error is not None and (latest == parent or snap is None or snap.tasks):
-            failed = _failed_task(snap) if latest != parent or snap is None else None
-            failed = failed or _failed_task(self.snapshot(at or parent)) or _failed_task(snap)
-            return self._failed(error, failed, step)
+        if error is not None:  # a node raised: nothing of the step committed
+            failed = _failed_task(self.snapshot(at or parent)) or _failed_task(snap)
+            return self._failed(error, failed, step, observer)
         if latest == parent or (snap is not None and snap.interrupts):
             found = self.interrupts()
             return Settled("interrupted", self.step, found) if found else Settled("paused", step)
@@ -344,16 +343,20 @@ class RemoteEngine:
         self._announced = False
         return None
 
-    def _failed(self, message: str, task: Any, step: int) -> Settled:
+    def _failed(self, message: str, task: Any, step: int, observer: Observer) -> Settled:
+        """A node raised on the server (``message``: its error as the server tells it)."""
+        kind, _, text = message.partition(": ")
         info = ErrorInfo(
             node=getattr(task, "name", None),
             task_id=getattr(task, "id", None),
-            error_type=message.split(":", 1)[0] if ":" in message else "Error",
-            message=message.split(":", 1)[1].strip() if ":" in message else message,
+            error_type=kind if text else "Error",
+            message=text or message,
             traceback="",
             step=step,
             state=self.values(),
         )
+        if not observer.errored(info):  # no exception breakpoint: the run fails
+            raise RemoteRunError(message)
         return Settled("error", step, error=info)
 
     def _stand(self, thread_id: str, checkpoint_id: str | None, *, live: bool) -> None:
@@ -363,6 +366,11 @@ class RemoteEngine:
         self.reads.forget()
         self.cursor = self.find(thread_id, checkpoint_id)
         self._live, self._input, self._announced = live, None, not live
+
+
+class RemoteRunError(Exception):
+    """A node raised on the server (its class is the server's: only its name and message
+    travel)."""
 
 
 def observer_writes(engine: RemoteEngine, checkpoint: str) -> list[tuple[str, Any]]:
