@@ -123,37 +123,38 @@ class Link:
 
 
 def describe_fault(exc: BaseException, what: str, server: Server) -> str:
-    """One sentence for the status line: what failed, why, and what to do."""
+    """One sentence for the status line, the fault first: what went wrong, while doing
+    what, and what to do."""
     status = getattr(exc, "status_code", None)
     if status is None:
         status = getattr(getattr(exc, "response", None), "status_code", None)
-    where = f"the server at {server.url}"
     if isinstance(status, int):
-        return f"{what}: {_status_text(status, exc, where)}"
+        return _status_text(status, exc, what)
     name = type(exc).__name__
+    at = f"{what} at {server.url}"
     if "Timeout" in name:
-        return f"{what}: {where} did not answer within {server.timeout:g}s (timed out); try again"
+        return f"server timed out (no answer within {server.timeout:g}s): {at}; try again"
     if "Connect" in name or isinstance(exc, ConnectionError | OSError):
-        return f"{what}: {where} is not reachable ({_reason(exc)}); start it, then try again"
-    if "Protocol" in name or "ReadError" in name or "RemoteProtocol" in name:
-        return f"{what}: the connection to {where} broke ({_reason(exc)}); try again"
-    return f"{what}: {where} failed ({name}: {_reason(exc)}); try again"
+        return f"server not reachable ({_reason(exc)}): {at}; start it, then try again"
+    if "Protocol" in name or "ReadError" in name:
+        return f"connection to the server broke ({_reason(exc)}): {at}; try again"
+    return f"server call failed ({name}: {_reason(exc)}): {at}; try again"
 
 
-def _status_text(status: int, exc: BaseException, where: str) -> str:
+def _status_text(status: int, exc: BaseException, what: str) -> str:
     detail = _detail(exc)
     if status in (401, 403):
         return (
-            f"{where} refused the API key (HTTP {status}{detail}); give one with --api-key "
-            f"or {' / '.join(KEY_VARIABLES)}"
+            f"server refused the API key (HTTP {status}{detail}): {what}; give one with "
+            f"--api-key or {' / '.join(KEY_VARIABLES)}"
         )
     if status == 404:
-        return f"not found on {where} (HTTP 404{detail}): it may have been deleted"
+        return f"not found on the server (HTTP 404{detail}): {what}; it may have been deleted"
     if status == 409:
-        return f"{where} is busy with this thread (HTTP 409{detail}); try again"
+        return f"server busy with this thread (HTTP 409{detail}): {what}; try again"
     if 400 <= status < 500:
-        return f"{where} refused it (HTTP {status}{detail})"
-    return f"{where} failed (HTTP {status}{detail}); try again"
+        return f"server refused it (HTTP {status}{detail}): {what}"
+    return f"server error (HTTP {status}{detail}): {what}; try again"
 
 
 def _detail(exc: BaseException) -> str:
