@@ -89,12 +89,41 @@ def _server(options: AttachOptions) -> Any:
     return Server(url, options.graph, api_key_from(options.api_key), timeout)
 
 
-def _session(options: AttachOptions) -> Session:
-    """A session on the server's graph (errors: :func:`fail`, never the key)."""
+def _on_a_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _chosen_graph(server: Any) -> Any:
+    """``server`` with the graph the user picks, when it serves several and none was named."""
+    from dataclasses import replace
+
+    from sgdebug.debugger.engines._remote_client import Link, ServerFault
+
+    try:
+        found = Link(server).call("listing the server's graphs",
+                                  lambda c: c.assistants.search(limit=100))  # fmt: skip
+    except ServerFault as exc:
+        fail(f"cannot attach: {exc}")
+    graphs = sorted({str(a.get("graph_id")) for a in found or ()})
+    if len(graphs) < 2:
+        return server
+    listing = "\n".join(f"  {i}. {g}" for i, g in enumerate(graphs, 1))
+    typer.echo(f"Graphs on {server.url}:\n{listing}")
+    picked: int = typer.prompt("Debug graph", default=1, type=int)
+    if not 1 <= picked <= len(graphs):
+        fail(f"no graph number {picked} (1 to {len(graphs)})")
+    return replace(server, graph=graphs[picked - 1])
+
+
+def _session(options: AttachOptions, *, choose: bool = False) -> Session:
+    """A session on the server's graph (errors: :func:`fail`, never the key); ``choose``:
+    ask which graph on a terminal when the server serves several and none was named."""
     from sgdebug.debugger import Session, Target
     from sgdebug.debugger.engine import EngineRefused
 
     server = _server(options)
+    if choose and server.graph is None and _on_a_terminal():
+        server = _chosen_graph(server)
     try:
         session = Session(Target(server, {}, server.label))
     except EngineRefused as exc:
@@ -111,12 +140,12 @@ def _session(options: AttachOptions) -> Session:
 
 def open_attached(options: AttachOptions, *, choose: bool = False) -> Opened:
     """A session attached to the server, standing where the options say; ``choose``: ask
-    which thread on a terminal when none is given."""
+    which graph and which thread on a terminal when they are not given."""
     from sgdebug.cli._setup import _parse_input
 
     if options.thread is not None and options.input is not None:
         fail("give --thread (open a thread) or --input (a new run on a new thread), not both")
-    session = _session(options)
+    session = _session(options, choose=choose)
     if options.input is not None:
         started = session.restart(_parse_input(options.input))
         if not started.ok:
@@ -136,25 +165,25 @@ def open_attached(options: AttachOptions, *, choose: bool = False) -> Opened:
 
 def _chosen_thread(session: Session, *, choose: bool) -> str:
     """The thread to open when none was given: the user's pick of the graph's threads."""
-    threads = session.engine.threads()
+    rows: tuple[tuple[str, str, str], ...] = session.engine.reads.thread_rows()  # type: ignore[attr-defined]
     fault = session.view().fault
     if fault:
         fail(f"cannot list threads: {fault}")
-    if not threads:
-        _no_thread(session, "the server has no thread of this graph yet")
-    listing = "\n".join(f"  {i}. {t}" for i, t in enumerate(threads, 1))
-    if not (choose and sys.stdin.isatty() and sys.stdout.isatty()):
-        _no_thread(session, f"threads of this graph, newest first:\n{listing}\n")
+    if not rows:
+        fail(f"{session.label} has no thread yet: start a run with --input JSON")
+    threads = [row[0] for row in rows]
+    listing = "\n".join(
+        f"  {i}. {thread}  {status:<11} updated {updated[:19].replace('T', ' ')}"
+        for i, (thread, status, updated) in enumerate(rows, 1)
+    )
+    if not (choose and _on_a_terminal()):
+        fail(f"which thread? Give --thread ID (or --input JSON for a new run); threads of "
+             f"{session.label}, newest first:\n{listing}")  # fmt: skip
     typer.echo(f"Threads of {session.label}, newest first:\n{listing}")
     picked: int = typer.prompt("Open thread", default=1, type=int)
     if not 1 <= picked <= len(threads):
         fail(f"no thread number {picked} (1 to {len(threads)})")
     return threads[picked - 1]
-
-
-def _no_thread(session: Session, said: str) -> NoReturn:
-    fail(f"{said}; open one with --thread ID, or start a new run with --input JSON "
-         f"(on {session.label})")  # fmt: skip
 
 
 def attach_front_end(front_end: str, options: AttachOptions) -> NoReturn:

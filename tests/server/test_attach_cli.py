@@ -31,7 +31,7 @@ def sgdebug(
 
 
 def test_run_attach_starts_a_run_steps_it_and_never_shows_the_key(server: DevServer) -> None:
-    script = "step\nstate\ninfo\nhistory\nquit\n"
+    script = "step\nstate\ninfo\nhistory\nprint graph\nquit\n"
     done = sgdebug("run", "--attach", server.url, "--graph", "loop", "--input", '{"limit": 2}',
                    "--api-key", SECRET, "--script", "-", stdin=script)  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -47,7 +47,7 @@ def test_run_attach_lists_threads_then_opens_the_one_named(server: DevServer) ->
     assert started.returncode == 3, started.stderr  # waiting at the interrupt()
     listed = sgdebug("run", "--attach", server.url, "-g", "ask", "--script", "-", key=SECRET)
     assert listed.returncode == 2
-    assert "threads of this graph" in listed.stderr
+    assert "which thread? Give --thread ID" in listed.stderr
     thread = listed.stderr.split("1. ", 1)[1].split()[0]
     opened = sgdebug("run", "--attach", server.url, "-g", "ask", "--thread", thread,
                      "--script", "-", stdin="resume 'ok'\nprint state['verdict']\n",

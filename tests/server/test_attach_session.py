@@ -107,6 +107,9 @@ def test_a_subgraph_is_drawn_and_runs_inside_one_step(server: DevServer) -> None
     inner = next(n for n in shape.nodes if n.name == "inner")
     assert inner.kind == "subgraph" and inner.subgraph is not None
     assert [n.name for n in inner.subgraph.nodes if n.kind == "function"] == ["upper", "exclaim"]
+    drawn = run(session, "graph").value
+    assert ("prepare", "inner", False) in [(e.source, e.target, e.conditional) for e in drawn.edges]
+    assert '["prepare"]' in drawn.mermaid and '["inner"]' in drawn.mermaid
     run(session, "step")
     ran = run(session, "step")  # inner's whole subgraph: its tasks are told as inner/...
     assert session.engine.values()["shouted"] == "HI!"

@@ -98,13 +98,21 @@ class Reads:
 
     def threads(self) -> tuple[str, ...]:
         """The server's threads of this graph, most recently updated first."""
+        return tuple(row[0] for row in self.thread_rows())
 
-        def read() -> tuple[str, ...]:
+    def thread_rows(self) -> tuple[tuple[str, str, str], ...]:
+        """``(thread id, status, updated at)`` of the graph's threads, newest first (status
+        as the server keeps it: ``idle``, ``busy``, ``interrupted``, ``error``)."""
+
+        def read() -> tuple[tuple[str, str, str], ...]:
             found = self._link.call(
                 "listing threads",
                 lambda c: c.threads.search(metadata={"graph_id": self._graph_id}, limit=100,
                                            sort_by="updated_at", sort_order="desc"),
             )  # fmt: skip
-            return tuple(str(t["thread_id"]) for t in found or ())
+            return tuple(
+                (str(t["thread_id"]), str(t.get("status") or ""), str(t.get("updated_at") or ""))
+                for t in found or ()
+            )
 
         return self._read("threads", read, ())
