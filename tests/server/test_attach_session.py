@@ -151,3 +151,47 @@ def test_a_node_that_raises_on_the_server_stops_the_run_and_a_retry_runs_it(
     run(session, "set fail = False")
     assert run(session, "retry").status == "done"
     assert session.engine.values()["result"] == "ok"
+
+
+def test_continue_to_a_breakpoint_is_one_server_run_with_every_step_recorded(
+    server: DevServer,
+) -> None:
+    session = attached(server, "loop", {"limit": 6})
+    run(session, "break before report")
+    stopped = run(session, "continue")
+    assert stopped.stop is not None and stopped.stop.kind == "breakpoint"
+    assert session.pending_tasks == ("report",)
+    assert [c.step for c in stopped.commits] == [1, 2, 3, 4, 5, 6]
+    assert [c.tasks for c in stopped.commits] == [("tick",)] * 6
+    count = next(c for c in stopped.commits[-1].changes if c.channel == "count")
+    assert (count.old, count.new) == (5, 6)
+    thread = session.thread_id
+    runs = session.engine.link.call("", lambda c: c.runs.list(thread))  # type: ignore[attr-defined]
+    assert len(runs) == 2  # the input step, then the whole continue
+
+
+def test_a_conditional_after_breakpoint_and_until_with_run_time_interrupts(
+    server: DevServer,
+) -> None:
+    session = attached(server, "loop", {"limit": 5})
+    run(session, "break after tick if state['count'] >= 3")
+    stopped = run(session, "continue")  # the server stops after each tick; the driver decides
+    assert stopped.stop is not None and stopped.stop.kind == "breakpoint"
+    assert session.engine.values()["count"] == 3
+    assert [c.step for c in stopped.commits] == [1, 2, 3]
+    run(session, "disable 1")
+    reached = run(session, "until report")
+    assert session.pending_tasks == ("report",)
+    assert session.engine.values()["count"] == 5
+    assert [c.step for c in reached.commits] == [4, 5]
+
+
+def test_a_pause_request_ends_a_long_continue_after_the_step_that_runs(server: DevServer) -> None:
+    from sgdebug.debugger.events import Stepped
+
+    session = attached(server, "loop", {"limit": 40, "delay": 0.05})  # 2s: time to pause
+    session.subscribe(lambda e: session.request_pause() if isinstance(e, Stepped) else None)
+    paused = run(session, "continue")
+    assert paused.status == "paused"
+    assert 1 <= session.engine.values()["count"] < 40
+    assert run(session, "continue").status == "paused"  # goes on, and pauses again

@@ -1,13 +1,16 @@
 """The remote engine: a graph served by a LangGraph server, behind the engine protocol.
 
 The server runs the graph (``langgraph dev`` locally, the Agent Server in production); the
-engine drives it through ``langgraph-sdk`` only. One run per superstep: a run with
-``interrupt_before="*"`` executes the pending step and stops before the next one, so the
-session always sees the pending tasks; its ``debug`` stream tells each task that finished
-(with its writes, inside subgraphs too). The thread's state and history are the server's
-(``/threads/{id}/state`` and ``/history``), edits are ``update_state`` (``as_node`` for
-``update ... as NODE``), answers are ``Command(resume=...)`` runs, and a run from an older
-checkpoint forks the thread, as on a local graph.
+engine drives it through ``langgraph-sdk`` only. A run executes the pending superstep and
+stops where the session could stop next (run-time ``interrupt_before``/``interrupt_after``,
+see :mod:`~sgdebug.debugger.engines._remote_run`): before every step for ``step``, before
+and after the nodes with breakpoints for ``continue``, so the session always sees the
+pending tasks where it pauses; the run's ``debug`` stream tells each task that finished
+(with its writes, inside subgraphs too) and each step that committed. The thread's state
+and history are the server's (``/threads/{id}/state`` and ``/history``), edits are
+``update_state`` (``as_node`` for ``update ... as NODE``), answers are
+``Command(resume=...)`` runs, and a run from an older checkpoint forks the thread, as on a
+local graph.
 
 What a server cannot give is in :class:`Capabilities`: running one task of a superstep,
 in-place mutation reports, and the graph's own Python objects (values arrive as JSON).
@@ -26,11 +29,18 @@ from typing import Any
 from sgdebug.debugger.engine import Capabilities, EngineRefused, Observer, Settled
 from sgdebug.debugger.engines import _lg_subgraphs as subgraphs
 from sgdebug.debugger.engines import _remote_convert as convert
-from sgdebug.debugger.engines._lg_convert import commit_record
 from sgdebug.debugger.engines._lg_model import checkpoint_of, history_entries, writers_of
 from sgdebug.debugger.engines._remote_client import Link, Server, ServerFault
 from sgdebug.debugger.engines._remote_model import RemoteModel
 from sgdebug.debugger.engines._remote_reads import Reads
+from sgdebug.debugger.engines._remote_run import (
+    EVERY_STEP,
+    RunReader,
+    Unobserved,
+    as_list,
+    pause_requested,
+    run_stops,
+)
 from sgdebug.debugger.results import ErrorInfo, HistoryEntry, Mutation, TaskInfo
 from sgdebug.debugger.runinfo import pregel_task_info
 from sgdebug.inspect import ChannelRow, LastChange, snapshot_channel_rows
@@ -216,7 +226,10 @@ class RemoteEngine:
             thread_id=thread_id, if_exists="do_nothing",
             metadata={"graph_id": self.model.name}))  # fmt: skip
         # The input step runs on the server and the run stops before the first node.
-        self._run(thread_id, checkpoint_id, input, None)
+        reader = RunReader(Unobserved(), None, None)
+        self._run(thread_id, checkpoint_id, input, reader)
+        if reader.error is not None:
+            raise EngineRefused(reader.error)
         self._stand(thread_id, None, live=True)
 
     def open(self, thread_id: str, checkpoint_id: str) -> None:
@@ -290,58 +303,58 @@ class RemoteEngine:
         self._writers[self.cursor] = (as_node,)
         self._announced = True
 
-    def _run(
-        self, thread: str, checkpoint: str | None, input: Any, observer: Observer | None
-    ) -> tuple[dict[str, str], str | None]:
-        """One run stopping before the next step; tells ``observer`` each task that finished.
-        Returns the parent graph's task names by id and the error the run ended with."""
-        names: dict[str, str] = {}
-        events = subgraphs.StepEvents(observer, names) if observer is not None else None
+    def _run(self, thread: str, checkpoint: str | None, input: Any, reader: RunReader,
+             stops: tuple[str | list[str], list[str]] = EVERY_STEP) -> None:  # fmt: skip
+        """One run from ``checkpoint`` (the thread's head for ``None``: going on) on
+        ``input``, stopping where ``stops`` say; its stream goes to ``reader``. A pause
+        request ends it after the step being run (the server cancels the run then)."""
         command = convert.command_json(input) if isinstance(input, Command) else None
         sent = None if command is not None else input
-        error: str | None = None
+        before, after = as_list(stops[0]), as_list(stops[1])
+        observer = reader.observer
         try:
             for part in self.link.stream(f"running thread {thread}", lambda c: c.runs.stream(
                 thread, self.assistant_id, input=sent, command=command, checkpoint_id=checkpoint,
-                interrupt_before="*", stream_mode=["debug"], stream_subgraphs=True)):  # fmt: skip
-                kind, _, namespace = str(part.event).partition("|")
-                if kind == "debug" and events is not None:
-                    events.see(tuple(namespace.split("|")) if namespace else (), part.data)
-                elif kind == "error":
-                    error = _error_text(part.data)
+                interrupt_before=before, interrupt_after=after, stream_mode=["debug"],
+                stream_subgraphs=True, on_disconnect="cancel")):  # fmt: skip
+                reader.see(str(part.event), part.data)
+                if reader.commits and pause_requested(observer):
+                    break  # leaving the stream cancels the run on the server
         finally:
             self.reads.forget()
-        return names, error
 
     def _superstep(self, observer: Observer) -> Settled | None:
-        """Run the pending step (one run); ``None`` when it committed and the next step's
-        plan is still to be told."""
+        """Run the pending step, and the steps after it up to where the session could stop
+        (one run); ``None`` when it committed and the next step's plan is still to be told."""
         assert self.thread_id is not None and self.cursor is not None
-        parent, step, before = self.cursor, self.step, self.values()
-        parent_tasks = {t.id: t.name for t in self.tasks()}
+        parent = self.cursor
         answer, self._input = self._input, None
         at = None if parent == self.latest_id() else parent  # an older one: fork it
+        reader = RunReader(observer, parent, self.values(), self._moved_to)
         try:
-            names, error = self._run(self.thread_id, at, answer, observer)
+            self._run(self.thread_id, at, answer, reader, run_stops(observer))
         except ServerFault:
-            self._input = answer  # nothing was sent or it failed: the same answer next time
+            if not reader.commits:
+                self._input = answer  # nothing ran: the same answer next time
             raise
-        latest = self.latest_id()
-        self.cursor = latest
+        finally:
+            self.cursor = self.latest_id()
         snap = self.snapshot()
-        if error is not None:  # a node raised: nothing of the step committed
-            failed = _failed_task(self.snapshot(at or parent)) or _failed_task(snap)
-            return self._failed(error, failed, step, observer)
-        if latest == parent or (snap is not None and snap.interrupts):
+        if reader.error is not None:  # a node raised: nothing of its step committed
+            failed = _failed_task(snap) or _failed_task(self.snapshot(at or parent))
+            return self._failed(reader.error, failed, self.step, observer)
+        if not reader.commits or (snap is not None and snap.interrupts):
             found = self.interrupts()
-            return Settled("interrupted", self.step, found) if found else Settled("paused", step)
-        names.update(parent_tasks)
-        writes = [(tid, k, v) for tid, ws in observer_writes(self, at or parent) for k, v in ws]
-        after = self.values()
-        record = commit_record(step, before, after, writes, names, {})
-        observer.committed(record, latest)
+            return (
+                Settled("interrupted", self.step, found) if found else Settled("paused", self.step)
+            )
         self._announced = False
         return None
+
+    def _moved_to(self, checkpoint: str) -> None:
+        """A step of the run committed ``checkpoint``: the session stands there now."""
+        self.cursor = checkpoint
+        self.reads.forget()
 
     def _failed(self, message: str, task: Any, step: int, observer: Observer) -> Settled:
         """A node raised on the server (``message``: its error as the server tells it)."""
@@ -373,23 +386,7 @@ class RemoteRunError(Exception):
     travel)."""
 
 
-def observer_writes(engine: RemoteEngine, checkpoint: str) -> list[tuple[str, Any]]:
-    """``(task id, writes)`` of the tasks that ran from ``checkpoint`` (as the server
-    stored their results)."""
-    snap = engine.snapshot(checkpoint)
-    if snap is None:
-        return []
-    return [(t.id, tuple(t.result.items())) for t in snap.tasks if isinstance(t.result, dict)]
-
-
 def _failed_task(snap: StateSnapshot | None) -> Any:
     if snap is None:
         return None
     return next((t for t in snap.tasks if t.error is not None), None)
-
-
-def _error_text(data: Any) -> str:
-    if isinstance(data, Mapping):
-        kind, text = data.get("error"), data.get("message")
-        return f"{kind}: {text}" if kind and text else str(text or kind or data)
-    return str(data)

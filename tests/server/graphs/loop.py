@@ -1,8 +1,10 @@
-"""A counting loop: ``tick`` adds one to ``count`` and logs it until ``count`` reaches ``limit``."""
+"""A counting loop: ``tick`` adds one to ``count`` and logs it until ``count`` reaches ``limit``
+(taking ``delay`` seconds each time, when given)."""
 
 from __future__ import annotations
 
 import operator
+import time
 from typing import Annotated, Literal
 
 from langgraph.graph import END, START, StateGraph
@@ -12,10 +14,12 @@ from typing_extensions import TypedDict
 class State(TypedDict, total=False):
     count: int
     limit: int
+    delay: float
     log: Annotated[list[str], operator.add]
 
 
 def tick(state: State) -> State:
+    time.sleep(state.get("delay", 0))
     count = state.get("count", 0) + 1
     return {"count": count, "log": [f"tick {count}"]}
 
