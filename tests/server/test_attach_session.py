@@ -195,3 +195,18 @@ def test_a_pause_request_ends_a_long_continue_after_the_step_that_runs(server: D
     assert paused.status == "paused"
     assert 1 <= session.engine.values()["count"] < 40
     assert run(session, "continue").status == "paused"  # goes on, and pauses again
+
+
+def test_an_interrupt_inside_a_subgraph_shows_where_the_subgraph_stands(
+    server: DevServer,
+) -> None:
+    session = attached(server, "nested", {"text": "hi", "ask": True})
+    asked = run(session, "continue")
+    assert asked.status == "interrupted"
+    assert [i.value for i in session.engine.interrupts()] == ["end with?"]
+    (task,) = session.engine.tasks()
+    assert task.name == "inner" and task.subgraph is not None
+    assert task.subgraph.next == ("exclaim",)
+    assert task.subgraph.values["shouted"] == "HI"
+    assert run(session, "resume '?!'").status == "done"
+    assert session.engine.values()["shouted"] == "HI?!"

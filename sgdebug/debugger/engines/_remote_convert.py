@@ -50,6 +50,10 @@ def _task(item: Mapping[str, Any], thread_id: str) -> PregelTask:
     state = item.get("state")
     if isinstance(state, Mapping) and "values" in state:
         state = snapshot(state, thread_id)
+    elif state is None and isinstance(item.get("checkpoint"), Mapping):
+        # A task running a subgraph: the server names the subgraph's checkpoint namespace
+        # (as a local ``get_state`` gives the subgraph's config as the task's ``state``).
+        state = {"configurable": dict(item["checkpoint"])}
     return PregelTask(
         str(item.get("id") or ""),
         str(item.get("name") or ""),

@@ -1,14 +1,17 @@
-"""A graph with a subgraph: ``prepare`` sets the text, ``inner`` (a subgraph) shouts it."""
+"""A graph with a subgraph: ``prepare`` sets the text, ``inner`` (a subgraph) shouts it; with
+``ask`` set, the subgraph's ``exclaim`` asks with ``interrupt()`` what to end with."""
 
 from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
+from langgraph.types import interrupt
 from typing_extensions import TypedDict
 
 
 class State(TypedDict, total=False):
     text: str
     shouted: str
+    ask: bool
 
 
 def upper(state: State) -> State:
@@ -16,7 +19,8 @@ def upper(state: State) -> State:
 
 
 def exclaim(state: State) -> State:
-    return {"shouted": state.get("shouted", "") + "!"}
+    end = str(interrupt("end with?")) if state.get("ask") else "!"
+    return {"shouted": state.get("shouted", "") + end}
 
 
 inner_builder = StateGraph(State)
