@@ -10,6 +10,16 @@ import typer
 from typer.core import TyperGroup
 
 from sgdebug import __version__
+from sgdebug.cli._attach import (
+    ApiKeyOption,
+    AttachOption,
+    AttachOptions,
+    GraphOption,
+    TimeoutOption,
+    attach_front_end,
+    refuse_with_attach,
+    run_attached,
+)
 from sgdebug.cli._headless import read_script, run_headless
 from sgdebug.cli._setup import LaunchOptions, Prepared, fail, load, open_session, prepare
 
@@ -243,6 +253,9 @@ def run(
     engine: EngineOption = None,
     thread: ThreadOption = None,
     trust: TrustOption = False,
+    attach: AttachOption = None,
+    graph: GraphOption = None,
+    api_key: ApiKeyOption = None,
 ) -> None:  # fmt: skip
     """Run debugger commands headless and print what they show (for scripts and CI).
 
@@ -254,10 +267,46 @@ def run(
     ends the script.
     """
     lines = read_script(script)
+    if attach is not None:
+        refuse_with_attach(target, session, engine, recursion_limit, trust)
+        opts = AttachOptions(attach, graph, thread, input, api_key, tuple(break_before or ()),
+                             tuple(break_after or ()))  # fmt: skip
+        raise typer.Exit(run_attached(opts, lines))
+    if graph is not None or api_key is not None:
+        fail("--graph and --api-key go with --attach URL (a LangGraph server)")
     options = _options(
         target, input, break_before, break_after, session, recursion_limit, engine, thread, trust
     )
     raise typer.Exit(run_headless(options, lines))
+
+
+# -- a LangGraph server ---------------------------------------------------------------------
+
+
+@app.command("attach")
+def attach_(
+    url: Annotated[str, typer.Argument(metavar="URL", show_default=False,
+                                       help="The server, e.g. http://127.0.0.1:2024.")],
+    graph: GraphOption = None,
+    thread: Annotated[str | None, typer.Option("--thread", metavar="ID", help="The thread "
+                      "to open (default: choose from the graph's threads).",
+                      show_default=False)] = None,
+    input: InputOption = None,
+    break_before: BreakBeforeOption = None,
+    break_after: BreakAfterOption = None,
+    api_key: ApiKeyOption = None,
+    timeout: TimeoutOption = None,
+    repl: Annotated[bool, typer.Option("--repl", help="Open the REPL instead of the TUI.")]
+    = False,
+) -> None:  # fmt: skip
+    """Debug a thread of a graph on a LangGraph server: its state, history, steps and edits.
+
+    With --thread ID it opens that thread; with --input JSON it starts a new run on a new
+    thread; with neither it lists the graph's threads to choose from.
+    """
+    options = AttachOptions(url, graph, thread, input, api_key, tuple(break_before or ()),
+                            tuple(break_after or ()), timeout)  # fmt: skip
+    attach_front_end("repl" if repl else "tui", options)
 
 
 class GraphFormat(enum.StrEnum):

@@ -32,7 +32,14 @@ if TYPE_CHECKING:
 
     from sgdebug.debugger import Outcome, ParsedCommand, SessionView
 
-__all__ = ["read_script", "run_headless", "run_script"]
+__all__ = [
+    "ctrl_c_listener",
+    "execute_script",
+    "parse_script",
+    "read_script",
+    "run_headless",
+    "run_script",
+]
 
 _BOM = "\ufeff"
 
@@ -49,7 +56,7 @@ class CtrlC:
 
 
 @contextmanager
-def _ctrl_c() -> Iterator[CtrlC]:
+def ctrl_c_listener() -> Iterator[CtrlC]:
     """Listen for Ctrl-C while the block runs (signals reach the main thread only)."""
     ctrl_c = CtrlC()
     if threading.current_thread() is not threading.main_thread():
@@ -64,7 +71,7 @@ def _ctrl_c() -> Iterator[CtrlC]:
 
 def run_headless(options: LaunchOptions, lines: list[str]) -> int:
     """Load the target and run the script (:func:`run_script`); 130 after Ctrl-C."""
-    with _ctrl_c() as ctrl_c:
+    with ctrl_c_listener() as ctrl_c:
         try:
             status = run_script(prepare(options), lines, ctrl_c)
         except KeyboardInterrupt:
@@ -111,6 +118,17 @@ def run_script(prepared: Prepared, lines: list[str], ctrl_c: CtrlC | None = None
     command the session refuses (not available now, a bad expression) ends the script.
     After ``ctrl_c`` was pressed, nothing more runs (the caller says so).
     """
+    commands = parse_script(lines)
+    opened = open_session(prepared)
+    try:
+        return execute_script(opened, commands, ctrl_c or CtrlC())
+    finally:
+        if opened.store is not None:
+            opened.store.close()
+
+
+def parse_script(lines: list[str]) -> list[ParsedCommand]:
+    """The script's commands; a malformed line stops everything (:func:`fail`)."""
     from sgdebug.debugger import ParseError, parse
 
     commands, errors = [], []
@@ -122,15 +140,10 @@ def run_script(prepared: Prepared, lines: list[str], ctrl_c: CtrlC | None = None
                 errors.append(f"line {number}: {line.strip()}\n  {exc}")
     if errors:
         fail("the script has errors; nothing was run:\n" + "\n".join(errors))
-    opened = open_session(prepared)
-    try:
-        return _execute(opened, commands, ctrl_c or CtrlC())
-    finally:
-        if opened.store is not None:
-            opened.store.close()
+    return commands
 
 
-def _execute(opened: Opened, commands: list[ParsedCommand], ctrl_c: CtrlC) -> int:
+def execute_script(opened: Opened, commands: list[ParsedCommand], ctrl_c: CtrlC) -> int:
     from sgdebug.debugger import execute, start_notes
 
     show = _printer()

@@ -176,6 +176,7 @@ class SessionCore:
             input=self.input,
             engine=engine.capabilities,
             notes=self.open_notes,
+            fault=getattr(engine, "fault", None),
         )
 
     def snapshot_index(self) -> int | None:

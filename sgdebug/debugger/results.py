@@ -70,8 +70,9 @@ StopKind = Literal[
 """Why the run stopped where it is."""
 
 
-EngineName = Literal["native", "langgraph"]
-"""The engines a session can run a graph on (``--engine``)."""
+EngineName = Literal["native", "langgraph", "remote"]
+"""The engines a session can run a graph on (``--engine``; ``remote``: a graph on a
+LangGraph server, chosen by attaching to it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,6 +318,9 @@ class SessionView:
     notes: tuple[str, ...] = ()
     """What the session says once on open (a reopened session whose graph changed since it
     was saved: which keys differ)."""
+    fault: str | None = None
+    """Why the engine's server did not answer its last call (remote engine; ``None`` when it
+    answers): the values shown are the last ones read."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,7 @@ class StatusLine(Static):
         self._engine = view.engine.engine if view.engine is not None else ""
         stop = view.stop
         detail = describe_stop(stop).splitlines()[0] if stop is not None else "No run yet."
-        self._detail = detail
+        self._detail = f"⚠ {view.fault}" if view.fault else detail
         self.status = view.status
         self._draw()
 
