@@ -12,7 +12,8 @@ import inspect
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import START
-from sgdebug.runtime.engine._context import Runtime, TaskScope
+from sgdebug.runtime.engine._context import TaskScope
+from sgdebug.runtime.engine._runtime import task_runtime
 from sgdebug.runtime.engine._task import PLAIN, command_input_writes
 from sgdebug.runtime.engine._task import _await as await_sync
 from sgdebug.runtime.errors import ParentCommand
@@ -70,7 +71,7 @@ def _injected(run: Run, node: CompiledNode, scope: TaskScope) -> dict[str, Any]:
     if "writer" in names:
         kwargs["writer"] = scope.writer
     if "runtime" in names:
-        kwargs["runtime"] = Runtime(run.options.context, None, scope.writer)
+        kwargs["runtime"] = task_runtime(run, scope)
     if "store" in names:
         kwargs["store"] = None
     if "previous" in names:
