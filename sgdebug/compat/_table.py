@@ -122,7 +122,8 @@ _MODULES: Final = (
     AliasModule(
         "langgraph.types",
         _take(_RT, "Send", "Command", "Overwrite", "interrupt", "Interrupt", "StateSnapshot")
-        + _take(_RT, "PregelTask", "StreamWriter"),
+        + _take(_RT, "PregelTask", "StreamWriter")
+        + _take("sgdebug.runtime.types", "StateUpdate"),
         _TYPES_UPSTREAM,
     ),
     AliasModule(
@@ -176,7 +177,10 @@ _MODULES: Final = (
     ),
     AliasModule(
         "langgraph.runtime",
-        _take(_RT, "Runtime"),
+        _take(_RT, "Runtime")
+        + _take(
+            "sgdebug.runtime.engine._runtime", "ExecutionInfo", "get_runtime", "DEFAULT_RUNTIME"
+        ),
         ("BaseUser", "ExecutionInfo", "RunControl", "Runtime", "ServerInfo", "get_runtime"),
     ),
 )

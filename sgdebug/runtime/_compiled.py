@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any, Literal, Protocol
 
+from sgdebug.runtime import _compiled_state as _state
 from sgdebug.runtime._constants import (
     DEFAULT_RECURSION_LIMIT,
     INTERRUPT,
@@ -152,6 +153,12 @@ class CompiledStateGraph(GraphPlan):
         """Apply ``values`` as if ``as_node`` returned them; returns the new checkpoint's config."""
         self._saver()
         return update_state(self, config, values, as_node)
+
+    aget_state = _state.aget_state
+    aget_state_history = _state.aget_state_history
+    aupdate_state = _state.aupdate_state
+    bulk_update_state = _state.bulk_update_state
+    abulk_update_state = _state.abulk_update_state
 
     def invoke(
         self,

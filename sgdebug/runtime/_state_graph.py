@@ -7,6 +7,7 @@ import logging
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
+from types import GenericAlias
 from typing import TYPE_CHECKING, Any, Literal, Self, get_args, get_origin, get_type_hints
 
 from sgdebug.runtime._constants import END, RESERVED_CHARS, START
@@ -26,6 +27,10 @@ log = logging.getLogger("sgdebug.runtime")
 
 class StateGraph:
     """Build a graph whose nodes read and write a shared state of channels."""
+
+    def __class_getitem__(cls, params: Any) -> GenericAlias:
+        """``StateGraph[State, Context]`` in annotations, as in LangGraph."""
+        return GenericAlias(cls, params)
 
     def __init__(
         self,

@@ -13,6 +13,7 @@ __all__ = [
     "PregelTask",
     "Send",
     "StateSnapshot",
+    "StateUpdate",
     "StreamWriter",
 ]
 
@@ -117,3 +118,11 @@ class StateSnapshot(NamedTuple):
     parent_config: dict[str, Any] | None
     tasks: tuple[PregelTask, ...]
     interrupts: tuple[Interrupt, ...]
+
+
+class StateUpdate(NamedTuple):
+    """One update of ``bulk_update_state``: ``values`` as if ``as_node`` returned them."""
+
+    values: dict[str, Any] | Any | None
+    as_node: str | None = None
+    task_id: str | None = None

@@ -41,6 +41,7 @@ class EngineAPI:
     InvalidUpdateError: Any
     GraphRecursionError: Any
     EmptyInputError: Any
+    StateUpdate: Any
 
 
 def api(engine: Engine = "sgdebug") -> EngineAPI:
@@ -55,6 +56,7 @@ def _sgdebug_api() -> EngineAPI:
     from sgdebug.runtime import channels as ch
     from sgdebug.runtime import errors as er
     from sgdebug.runtime import managed as mv
+    from sgdebug.runtime import types as ty
 
     return EngineAPI(
         name="sgdebug",
@@ -81,6 +83,7 @@ def _sgdebug_api() -> EngineAPI:
         InvalidUpdateError=er.InvalidUpdateError,
         GraphRecursionError=er.GraphRecursionError,
         EmptyInputError=er.EmptyInputError,
+        StateUpdate=ty.StateUpdate,
     )
 
 
@@ -118,4 +121,5 @@ def _langgraph_api() -> EngineAPI:
         InvalidUpdateError=er.InvalidUpdateError,
         GraphRecursionError=er.GraphRecursionError,
         EmptyInputError=er.EmptyInputError,
+        StateUpdate=ty.StateUpdate,
     )

@@ -154,6 +154,9 @@ SERVED = [
     ("langgraph.managed", "RemainingSteps", "sgdebug.runtime.managed", "RemainingSteps"),
     ("langgraph.config", "get_stream_writer", "sgdebug.runtime", "get_stream_writer"),
     ("langgraph.runtime", "Runtime", "sgdebug.runtime", "Runtime"),
+    ("langgraph.runtime", "get_runtime", "sgdebug.runtime.engine._runtime", "get_runtime"),
+    ("langgraph.runtime", "ExecutionInfo", "sgdebug.runtime.engine._runtime", "ExecutionInfo"),
+    ("langgraph.types", "StateUpdate", "sgdebug.runtime.types", "StateUpdate"),
 ]  # fmt: skip
 
 

@@ -26,6 +26,7 @@ from .conftest import PATHS, Recorder, RunPath, settle
 from .harness import CHECKPOINT, check_expectations, diff, run_program
 from .programs import (  # noqa: F401 - registers the programs
     checkpoint,
+    checkpoint_async,
     checkpoint_failures,
     checkpoint_history,
     checkpoint_interrupts,

@@ -15,12 +15,12 @@ from sgdebug.runtime._constants import START
 from sgdebug.runtime.engine._branches import abranch_writes, branch_writes
 from sgdebug.runtime.engine._context import (
     SCOPE,
-    Runtime,
     ScopeOwner,
     TaskScope,
     enter_scope,
     leave_scope,
 )
+from sgdebug.runtime.engine._runtime import task_runtime
 from sgdebug.runtime.engine._task import PLAIN, command_input_writes
 from sgdebug.runtime.engine._task import _await as await_sync
 from sgdebug.runtime.engine._view import RunView
@@ -132,7 +132,7 @@ def _injected(run: RunView, node: CompiledNode, scope: TaskScope) -> dict[str, A
     if "writer" in names:
         kwargs["writer"] = scope.writer
     if "runtime" in names:
-        kwargs["runtime"] = Runtime(run.context, None, scope.writer)
+        kwargs["runtime"] = task_runtime(run, scope)
     if "store" in names:
         kwargs["store"] = None
     if "previous" in names:

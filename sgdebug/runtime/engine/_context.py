@@ -5,7 +5,8 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
+from types import GenericAlias
 from typing import Any, Protocol
 
 from sgdebug.runtime.errors import GraphInterrupt
@@ -14,18 +15,58 @@ from sgdebug.runtime.types import Interrupt
 __all__ = ["Runtime", "TaskScope", "get_config", "get_stream_writer", "interrupt"]
 
 
+def _no_writer(_chunk: Any) -> None:
+    """The stream writer of a runtime outside a run: writes nowhere."""
+
+
 @dataclass(frozen=True, slots=True)
 class Runtime:
-    """Passed to a node's ``runtime`` parameter."""
+    """Passed to a node's ``runtime`` parameter; ``Runtime[Context]`` in annotations."""
 
     context: Any = None
     """The run's context object (``invoke(..., context=...)``)."""
     store: Any = None
     """Always ``None``: sgdebug has no long-term store."""
-    stream_writer: Callable[[Any], None] = lambda _chunk: None
+    stream_writer: Callable[[Any], None] = _no_writer
     """Emits a ``custom`` stream chunk."""
     previous: Any = None
     """Kept for parity with LangGraph's functional API; always ``None`` here."""
+    execution_info: Any = None
+    """What is running (an ``ExecutionInfo``): set inside a node, ``None`` outside."""
+    server_info: Any = None
+    """Always ``None``: set by a LangGraph server, which sgdebug is not."""
+
+    def __class_getitem__(cls, params: Any) -> GenericAlias:
+        """``Runtime[Context]`` in annotations, as in LangGraph."""
+        return GenericAlias(cls, params)
+
+    def override(self, **overrides: Any) -> Runtime:
+        """A copy with the given fields replaced; a field sgdebug lacks raises."""
+        for name in overrides:
+            if name in _LANGGRAPH_ONLY:
+                raise NotImplementedError(
+                    f"Runtime.override({name}=...) is not supported by sgdebug.runtime yet"
+                )
+            if name not in _FIELDS:
+                raise TypeError(f"Runtime.override() got an unexpected keyword argument {name!r}")
+        return replace(self, **overrides)
+
+    def merge(self, other: Runtime) -> Runtime:
+        """This runtime with ``other``'s fields where ``other`` sets them (falsy ones do not)."""
+        return Runtime(
+            context=other.context or self.context,
+            store=other.store or self.store,
+            stream_writer=(
+                self.stream_writer if other.stream_writer is _no_writer else other.stream_writer
+            ),
+            previous=self.previous if other.previous is None else other.previous,
+            execution_info=other.execution_info or self.execution_info,
+            server_info=other.server_info or self.server_info,
+        )
+
+
+_FIELDS = frozenset(f.name for f in fields(Runtime))
+_LANGGRAPH_ONLY = frozenset({"heartbeat", "control"})
 
 
 class ScopeOwner(Protocol):
