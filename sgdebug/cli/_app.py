@@ -283,7 +283,7 @@ def run(
 # -- a LangGraph server ---------------------------------------------------------------------
 
 
-@app.command("attach")
+@app.command("attach", short_help="Debug a thread of a graph on a LangGraph server.")
 def attach_(
     url: Annotated[str, typer.Argument(metavar="URL", show_default=False,
                                        help="The server, e.g. http://127.0.0.1:2024.")],
