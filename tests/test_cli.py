@@ -85,7 +85,8 @@ def test_the_command_list_is_never_cut_mid_sentence(columns: int) -> None:
     result = CliRunner().invoke(app, ["--help"], prog_name="sgdebug", terminal_width=columns)
 
     listed = result.output.split("Commands:\n", 1)[1].splitlines()
-    assert [line.split()[0] for line in listed] == ["open", "repl", "run", "attach", "graph", "demo"]
+    names = ["open", "repl", "run", "attach", "graph", "demo"]
+    assert [line.split()[0] for line in listed] == names
     assert all(line.rstrip().endswith(".") for line in listed), listed
     assert not [line for line in listed if line.rstrip().endswith("...")], listed
 
