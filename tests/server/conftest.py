@@ -83,6 +83,10 @@ class DevServer:
         self.stop()
         raise RuntimeError(f"langgraph dev did not answer:\n{self.log.read_text()[-3000:]}")
 
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
     def stop(self) -> None:
         """Stop the server and everything it started (SIGTERM, then SIGKILL)."""
         process, self._process = self._process, None
@@ -124,12 +128,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevServer]:
         dev.stop()
 
 
-@pytest.fixture
-def own_server(tmp_path: Path) -> Iterator[DevServer]:
-    """A server for one test alone (it may kill and restart it)."""
-    dev = _server(tmp_path)
+@pytest.fixture(scope="session")
+def _restartable(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevServer]:
+    dev = _server(tmp_path_factory.mktemp("langgraph-dev-restartable"))
     try:
-        dev.start()
         yield dev
     finally:
         dev.stop()
+
+
+@pytest.fixture
+def own_server(_restartable: DevServer) -> DevServer:
+    """A second server, for the tests that stop and start it again (running when a test
+    begins; stopped at the end of the session, even after failures)."""
+    if not _restartable.running:
+        _restartable.start()
+    return _restartable

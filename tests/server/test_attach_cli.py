@@ -85,3 +85,15 @@ def test_the_api_key_comes_from_the_option_then_the_environment(
     server = Server("http://127.0.0.1:9", "loop", api_key=SECRET)
     assert SECRET not in repr(server) and SECRET not in server.label
     assert Link(server).client.http.client.headers["x-api-key"] == SECRET  # sent, only there
+
+
+def test_the_command_line_starts_without_the_sdk_or_an_http_client() -> None:
+    probe = (
+        "import sys, sgdebug.cli, sgdebug.debugger.engines; "
+        "print(sorted(m for m in ('langgraph_sdk', 'httpx') if m in sys.modules))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

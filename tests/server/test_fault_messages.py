@@ -43,7 +43,7 @@ def answering() -> Iterator[Callable[[int], str]]:
     def start(status: int) -> str:
         httpd = ThreadingHTTPServer(("127.0.0.1", 0), _answering(status))
         servers.append(httpd)
-        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True).start()
         return f"http://127.0.0.1:{httpd.server_address[1]}"
 
     yield start
