@@ -1,5 +1,7 @@
 """Time ``sgdebug --help`` and ``sgdebug --version``: the goal is under 150 ms of wall time;
-and importing ``sgdebug.runtime``: the goal is under 100 ms of CPU.
+importing ``sgdebug.runtime``: the goal is under 100 ms of CPU; and the first screen of
+``sgdebug demo chatbot``: the goal is within 2x the first screen of a bare Textual app,
+measured in the same run.
 
 Usage::
 
@@ -18,11 +20,19 @@ Importing the runtime (what a program ported from LangGraph imports: the public 
 submodules) is timed inside a fresh interpreter, after its start-up, in CPU time: a ported
 program should start faster, not slower. It was a unit test's assertion once; it lives here
 so that a busy machine cannot fail the test suite.
+
+The first screen is timed in a pseudo-terminal of 160x48, as a user's terminal: from
+starting the process to the moment its output holds every marker of a drawn screen (for
+the debugger: the status line's ``PAUSED``, the log's welcome and the footer's ``palette``;
+for the bare app: its one line of text). Runs of the two alternate, and each keeps its best,
+so both see the same machine; the figure that counts is the ratio.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import select
 import subprocess
 import sys
 import time
@@ -33,6 +43,20 @@ from pathlib import Path
 
 GOAL_MS = 150.0
 RUNTIME_IMPORT_GOAL_MS = 100.0
+FIRST_SCREEN_RATIO_GOAL = 2.0
+"""``sgdebug demo chatbot``'s first screen may take at most this many times a bare app's."""
+SCREEN_SIZE = (160, 48)
+SCREEN_TIMEOUT_S = 30.0
+BARE_APP = (
+    "from textual.app import App\n"
+    "from textual.widgets import Static\n"
+    "class Bare(App[None]):\n"
+    "    def compose(self):\n"
+    "        yield Static('bare-textual-app-ready')\n"
+    "Bare().run()\n"
+)
+BARE_MARKERS = (b"bare-textual-app-ready",)
+DEMO_MARKERS = (b"PAUSED", b"Debugging", b"palette")
 RUNTIME_IMPORT = (
     "from sgdebug.runtime import END, START, StateGraph\n"
     "import sgdebug.runtime.channels, sgdebug.runtime.errors, sgdebug.runtime.managed\n"
@@ -100,6 +124,49 @@ def import_cpu_ms(code: str, repeats: int) -> float:
     return min(times)
 
 
+def first_screen_ms(argv: Sequence[str], markers: Sequence[bytes]) -> float:
+    """Milliseconds from starting ``argv`` in a pseudo-terminal to its output holding every
+    one of ``markers``; the process is killed then."""
+    import fcntl
+    import struct
+    import termios
+
+    master, slave = os.openpty()
+    columns, rows = SCREEN_SIZE
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns), "LINES": str(rows)}
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+                               start_new_session=True)  # fmt: skip
+    os.close(slave)
+    seen = b""
+    try:
+        while not all(marker in seen for marker in markers):
+            ready, _, _ = select.select([master], [], [], SCREEN_TIMEOUT_S)
+            if not ready:
+                raise SystemExit(f"{' '.join(argv)} drew no screen in {SCREEN_TIMEOUT_S:.0f} s")
+            try:
+                seen += os.read(master, 1 << 16)
+            except OSError:  # the process ended before drawing its screen
+                raise SystemExit(f"{' '.join(argv)} ended before its first screen") from None
+        return (time.perf_counter() - start) * 1000
+    finally:
+        process.kill()
+        process.wait()
+        os.close(master)
+
+
+def first_screens(repeats: int) -> tuple[float, float]:
+    """The best first-screen times of a bare Textual app and of ``sgdebug demo chatbot``,
+    their runs alternating."""
+    bare: list[float] = []
+    demo: list[float] = []
+    for _ in range(repeats):
+        bare.append(first_screen_ms((sys.executable, "-c", BARE_APP), BARE_MARKERS))
+        demo.append(first_screen_ms((installed_script(), "demo", "chatbot"), DEMO_MARKERS))
+    return min(bare), min(demo)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="best of 3 instead of 10")
@@ -122,6 +189,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         missed.append("import sgdebug.runtime")
     print(f"{'import sgdebug.runtime (CPU)':<30}{cpu:>14.1f}{f'< {RUNTIME_IMPORT_GOAL_MS:.0f}':>10}"
           f"{flag}")  # fmt: skip
+    bare, demo = first_screens(repeats)
+    ratio = demo / bare
+    flag = "" if ratio < FIRST_SCREEN_RATIO_GOAL else "  MISSED"
+    if flag:
+        missed.append("first screen of sgdebug demo chatbot")
+    print(f"{'first screen: bare Textual app':<30}{bare:>14.1f}")
+    print(f"{'first screen: demo chatbot':<30}{demo:>14.1f}"
+          f"{f'< {FIRST_SCREEN_RATIO_GOAL:.0f}x':>10}  ({ratio:.2f}x){flag}")  # fmt: skip
     print(f"best of {repeats} runs each; Python {sys.version.split()[0]}")
     if missed:
         print(f"goal missed: {', '.join(missed)}")

@@ -14,6 +14,7 @@ from textual.pilot import Pilot
 from sgdebug.debugger import Session, run_line
 from sgdebug.tui import make_app
 from sgdebug.tui.app import DebuggerApp
+from sgdebug.tui.widgets.log_pane import LogPane
 
 from .graphs import snapshot_flaky_graph
 from .harness import SMALL, WIDE, graph_session, sample_session, settle
@@ -103,6 +104,45 @@ class TestHelp:
     def test_the_help_screen(self, snap_compare: SnapCompare, size: tuple[int, int]) -> None:
         run_before = prepare(keys=["question_mark"])
         assert snap(snap_compare, sample_session("loop"), size, run_before)
+
+
+LONG_LINES = ("break before attempt if len(mesages) > 6", 'print "a long answer " * 40')
+"""A refusal over two lines, then an answer taller than the log pane."""
+
+
+def _open_log(pilot: Pilot[int]) -> Awaitable[None]:
+    async def run_before(pilot: Pilot[int]) -> None:
+        await prepare(*LONG_LINES)(pilot)
+        app = pilot.app
+        assert isinstance(app, DebuggerApp)
+        app.query_one(LogPane).focus()
+        await pilot.pause()
+        await pilot.press("enter")
+        for _ in range(50):  # the screen is pushed by a message: wait for it
+            await pilot.pause()
+            if app.screen.id == "log-screen":
+                break
+        await pilot.pause()
+
+    return run_before(pilot)
+
+
+@SIZES
+class TestLog:
+    def test_the_newest_message_shows_from_its_first_line(
+        self, snap_compare: SnapCompare, size: tuple[int, int]
+    ) -> None:
+        assert snap(snap_compare, sample_session("loop"), size, prepare(*LONG_LINES))
+
+    def test_the_whole_log_in_its_own_screen(
+        self, snap_compare: SnapCompare, size: tuple[int, int]
+    ) -> None:
+        assert snap(snap_compare, sample_session("loop"), size, _open_log)
+
+    def test_help_on_one_command_in_the_help_screen(
+        self, snap_compare: SnapCompare, size: tuple[int, int]
+    ) -> None:
+        assert snap(snap_compare, sample_session("loop"), size, prepare("help resume"))
 
 
 @SIZES
