@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from sgdebug.runtime._constants import INTERRUPT, PUSH, START, TASKS
+from sgdebug.runtime.channels import MISSING, EphemeralValue
 from sgdebug.runtime.engine._task import Task, TaskIds
 
 if TYPE_CHECKING:
@@ -76,7 +77,11 @@ def pull_tasks(run: RunView, ids: TaskIds, *, add_order: bool = False) -> list[T
         for trigger in node.triggers:
             if versions.get(trigger, 0) <= seen.get(trigger, 0):
                 continue
-            if not channels[trigger].is_available():
+            channel = channels[trigger]  # a branch channel's value read directly
+            if type(channel) is EphemeralValue:
+                if channel.value is MISSING:
+                    continue
+            elif not channel.is_available():
                 continue
             if name == START:
                 state = channels[START].get()
