@@ -44,7 +44,7 @@ def branch_writes(run: RunView, task: Task, writes: Sequence[Write], raw: Any) -
     if not node.branches:
         return out
     for branch, reader in node.branches:
-        result = branch.path(_branch_state(run, task, writes, raw, reader))
+        result = branch.path(local_state(run, task, writes, raw, reader))
         if type(result) not in PLAIN and inspect.isawaitable(result):
             result = await_sync(result)
         out.extend(_routes(run, task, branch, result))
@@ -57,7 +57,7 @@ async def abranch_writes(
     """:func:`branch_writes` on the event loop (async path functions are awaited)."""
     out: list[Write] = list(task.node.static_writes)
     for branch, reader in task.node.branches:
-        result = branch.path(_branch_state(run, task, writes, raw, reader))
+        result = branch.path(local_state(run, task, writes, raw, reader))
         if inspect.isawaitable(result):
             result = await result
         out.extend(_routes(run, task, branch, result))
@@ -79,27 +79,24 @@ def _routes(run: RunView, task: Task, branch: BranchSpec, result: Any) -> Sequen
     return routes
 
 
-def _branch_state(run: RunView, task: Task, writes: Sequence[Write], raw: Any, reader: Any) -> Any:
-    try:
-        return local_state(run, task, writes, raw, reader)
-    except Exception:
-        task.writes = []
-        raise
-
-
 def local_state(run: RunView, task: Task, writes: Sequence[Write], raw: Any, narrow: Any) -> Any:
     """The state as the branch's reader (``narrow``, else the state's) sees it with only this
     task's own writes applied. The channels made for it are kept on ``task.applied``: a
-    step of this one task commits them as they are instead of reducing twice."""
-    if task.applied is None:
-        overrides, task.applied = own_writes(run, writes)
-    else:
-        state_keys = run.graph.state_keys
-        overrides = {key: value for key, value in writes if key in state_keys}
-        for key, channel in task.applied.items():
-            overrides[key] = channel.peek()
-    reader = narrow or run.graph.state_reader
-    state = reader.read(run.channels, run.step, run.stop, overrides)
+    step of this one task commits them as they are instead of reducing twice. If this
+    fails (a reducer or the schema rejects the writes), the task's writes are dropped."""
+    try:
+        if task.applied is None:
+            overrides, task.applied = own_writes(run, writes)
+        else:
+            state_keys = run.graph.state_keys
+            overrides = {key: value for key, value in writes if key in state_keys}
+            for key, channel in task.applied.items():
+                overrides[key] = channel.peek()
+        reader = narrow or run.graph.state_reader
+        state = reader.read(run.channels, run.step, run.stop, overrides)
+    except Exception:
+        task.writes = []
+        raise
     if narrow is None and isinstance(raw, dict) and isinstance(state, dict):
         return {**raw, **state}
     return state

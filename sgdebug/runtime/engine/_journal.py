@@ -42,8 +42,11 @@ class Journal(Protocol[RunT]):
 
     head: CheckpointId | None
     """The checkpoint the run is at (``None`` before the first save)."""
-    mutations: list[Mutation]
-    """In-place changes found so far."""
+
+    @property
+    def mutations(self) -> Sequence[Mutation]:
+        """In-place changes found so far."""
+        ...
 
     @property
     def record(self) -> CheckpointRecord | None:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from sgdebug.runtime._constants import INTERRUPT, PUSH, START, TASKS
+from sgdebug.runtime.channels import MISSING, EphemeralValue, Topic
 from sgdebug.runtime.engine._task import Task, TaskIds
 
 if TYPE_CHECKING:
@@ -29,7 +30,8 @@ _SPECIAL = frozenset(("__error__", "__interrupt__", "__resume__"))
 def plan_tasks(run: RunView, ids: TaskIds, *, add_order: bool = False) -> list[Task]:
     """The tasks of the run's next step: ``Send`` tasks first (in send order), then pulled
     nodes (by name; with ``add_order``, every node considered in the order it was added)."""
-    if run.channels[TASKS].is_available():
+    sends = run.channels[TASKS]
+    if sends.values if type(sends) is Topic else sends.is_available():
         return push_tasks(run, ids) + pull_tasks(run, ids, add_order=add_order)
     return pull_tasks(run, ids, add_order=add_order)
 
@@ -76,7 +78,11 @@ def pull_tasks(run: RunView, ids: TaskIds, *, add_order: bool = False) -> list[T
         for trigger in node.triggers:
             if versions.get(trigger, 0) <= seen.get(trigger, 0):
                 continue
-            if not channels[trigger].is_available():
+            channel = channels[trigger]  # a branch channel's value read directly
+            if type(channel) is EphemeralValue:
+                if channel.value is MISSING:
+                    continue
+            elif not channel.is_available():
                 continue
             if name == START:
                 state = channels[START].get()

@@ -126,7 +126,7 @@ class Run(RunState):
         if task.done and not self.observer.watched and self.options.emit is None:
             # The usual unwatched step: nothing to report; the writes wait for the save.
             if self.persist is not None:
-                self.persist.task_done(task, defer=True)
+                self.persist.defer(task)
             self.phase = "commit"
             return None
         return self._after_execute(self.finish_execute(self.tasks))

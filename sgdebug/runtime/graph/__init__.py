@@ -1,3 +1,15 @@
-"""The graph plan: schemas and their fields, messages, nodes and what they read and write."""
+"""The graph as compiled: what the engine runs, fixed at compile time.
+
+Who owns what:
+
+* ``_specs``: nodes and conditional edges as the builder recorded them, and the
+  ``Blueprint`` protocol (what the plan reads of a builder).
+* ``_schema``: a schema's fields (channels, managed values) and building values of it.
+* ``_node``: a compiled node: its reader (``Reader``: the state view it receives), its
+  static edges and branches, and turning a return value into writes.
+* ``_plan``: ``GraphPlan``, every channel and compiled node and the maps planning uses
+  (trigger -> nodes, volatile channels); the public ``CompiledStateGraph`` extends it.
+* ``_messages``: ``add_messages`` and ``MessagesState``.
+"""
 
 from __future__ import annotations

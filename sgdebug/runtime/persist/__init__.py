@@ -1,3 +1,18 @@
-"""Persistence: saving a run step by step, loading it back, and the threads of a saver."""
+"""Persistence: saving a run step by step, loading it back, and the threads of a saver.
+
+Who owns what (it sits above the engine: it makes and restores runs, and a run records
+itself through the engine's ``Journal`` protocol, which :class:`~._persist.Persistence`
+implements):
+
+* ``_persist``: ``Persistence``, one thread's recorder: which channels a save looks at,
+  building and storing the checkpoint, task writes against it, loading it back.
+* ``_blobs``: delta encoding: what to store per changed channel (shared append-only
+  lists, append-deltas, whole values) and the shadows of what was stored.
+* ``_mutations``: finding values a node changed in place (against those shadows).
+* ``_pending``: the buffer of finished tasks' writes waiting for the step's save.
+* ``_payloads``: the ``checkpoints`` stream payloads; ``_load``: reading values back.
+* ``_threads``: the thread-level API: starting or resuming runs, ``get_state``,
+  history, ``update_state``.
+"""
 
 from __future__ import annotations
