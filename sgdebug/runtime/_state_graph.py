@@ -131,6 +131,21 @@ class StateGraph:
 
     # -- nodes -----------------------------------------------------------------------------
 
+    def set_node_defaults(
+        self,
+        *,
+        retry_policy: Any = None,
+        cache_policy: Any = None,
+        error_handler: Any = None,
+        timeout: Any = None,
+    ) -> Self:
+        """LangGraph's default node policies: none of them is supported yet, so any one
+        given raises ``NotImplementedError`` (as it does on ``add_node``)."""
+        given = {"retry_policy": retry_policy, "cache_policy": cache_policy}
+        given |= {"error_handler": error_handler, "timeout": timeout}
+        refuse_unsupported("set_node_defaults", given)
+        return self
+
     def add_node(
         self,
         node: str | Callable[..., Any],

@@ -150,6 +150,16 @@ def test_add_node_names_the_policy_it_does_not_support(keyword: str, value: Any)
     assert builder.nodes == {}
 
 
+@pytest.mark.parametrize("keyword", ["retry_policy", "cache_policy", "error_handler", "timeout"])
+def test_set_node_defaults_names_the_policy_it_does_not_support(keyword: str) -> None:
+    builder = StateGraph(S)
+    assert builder.set_node_defaults() is builder
+    with pytest.raises(NotImplementedError, match=rf"^set_node_defaults\({keyword}="):
+        builder.set_node_defaults(**{keyword: bump})
+    with pytest.raises(TypeError):
+        builder.set_node_defaults(retry=1)  # type: ignore[call-arg]
+
+
 def test_add_node_refuses_unknown_keywords_and_the_deprecated_retry() -> None:
     builder = StateGraph(S)
     with pytest.raises(
