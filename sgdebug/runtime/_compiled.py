@@ -7,7 +7,9 @@ from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from sgdebug.runtime import _compiled_api as _api
 from sgdebug.runtime import _compiled_state as _state
+from sgdebug.runtime import _schema_json as _json
 from sgdebug.runtime._constants import (
     DEFAULT_RECURSION_LIMIT,
     INTERRUPT,
@@ -79,6 +81,9 @@ class CompileOptions:
 
 class CompiledStateGraph:
     """A graph ready to run; build it with ``StateGraph.compile()``."""
+
+    config: dict[str, Any] | None = None
+    """Bound by ``with_config``: merged under every run's own config."""
 
     def __init__(self, builder: StateGraph, options: CompileOptions) -> None:
         self.builder = builder
@@ -202,7 +207,7 @@ class CompiledStateGraph:
 
     def _new_run(self, input: Any, config: dict[str, Any] | None, request: RunRequest) -> Run:
         """A run positioned to start: input written, or restored from its thread."""
-        config = dict(config or {})
+        config = _api.merged_config(self.config, config)
         limit = config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
@@ -297,6 +302,15 @@ class CompiledStateGraph:
     aupdate_state = _state.aupdate_state
     bulk_update_state = _state.bulk_update_state
     abulk_update_state = _state.abulk_update_state
+    with_config, copy, get_name = _api.with_config, _api.copy, _api.get_name
+    batch, abatch = _api.batch, _api.abatch
+    channels, input_channels = property(_api.channels), property(_api.input_channels)
+    output_channels, stream_channels = (
+        property(_api.output_channels),
+        property(_api.stream_channels),
+    )
+    get_input_jsonschema, get_output_jsonschema = _json.input_jsonschema, _json.output_jsonschema
+    get_context_jsonschema = _json.context_jsonschema
 
     def invoke(
         self,
