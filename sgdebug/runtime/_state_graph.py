@@ -56,6 +56,11 @@ class BranchSpec:
     input_schema: Any
     """The schema the path function receives, when its first parameter narrows it."""
 
+    @property
+    def ends(self) -> dict[Hashable, str] | None:
+        """LangGraph's name for :attr:`path_map`."""
+        return self.path_map
+
 
 class StateGraph:
     """Build a graph whose nodes read and write a shared state of channels."""
@@ -102,6 +107,11 @@ class StateGraph:
         self._add_schema(state_schema)
         self._add_schema(self.input_schema, allow_managed=False)
         self._add_schema(self.output_schema, allow_managed=False)
+
+    @property
+    def managed(self) -> dict[str, Field]:
+        """The managed-value keys of the schemas (``RemainingSteps`` ...), by name."""
+        return {k: f for k, f in self.channels.items() if not isinstance(f, BaseChannel)}
 
     # -- schemas ---------------------------------------------------------------------------
 

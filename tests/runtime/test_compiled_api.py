@@ -1,5 +1,6 @@
 """The compiled graph's Runnable-style API, each compared with LangGraph on one program:
-``with_config``, ``copy``, ``batch``/``abatch``, ``get_name`` and the channel views."""
+``with_config``, ``copy``, ``batch``/``abatch``, ``get_name`` and the channel views; and
+the builder's introspection (``branches[...].ends``, ``managed``)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from typing import Annotated, Any, TypedDict
 import pytest
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import StateGraph as LgStateGraph
+from langgraph.managed import RemainingSteps as LgRemainingSteps
 
 from sgdebug.runtime import START, StateGraph
 from sgdebug.runtime.channels import BinaryOperatorAggregate, LastValue
+from sgdebug.runtime.managed import RemainingSteps
 
 
 class S(TypedDict):
@@ -118,3 +121,34 @@ def test_copy_replaces_what_it_is_given_and_nothing_else() -> None:
     assert clone.invoke({"n": 1}) == graph.invoke({"n": 1})
     with pytest.raises(TypeError, match="unknown attribute 'nmae'"):
         graph.copy({"nmae": "x"})
+
+
+class Counted(TypedDict):
+    n: int
+    left: RemainingSteps
+
+
+class LgCounted(TypedDict):
+    n: int
+    left: LgRemainingSteps
+
+
+def _builder(graph_cls: Any, state: Any) -> Any:
+    builder = graph_cls(state)
+    builder.add_node("a", lambda s: None).add_node("b", lambda s: None)
+    builder.add_conditional_edges(START, lambda s: "a", {"a": "a", "other": "b"})
+    builder.add_conditional_edges("a", lambda s: "b")
+    return builder
+
+
+def test_builder_introspection_names_branch_ends_and_managed_keys_as_langgraph() -> None:
+    ours, theirs = _builder(StateGraph, Counted), _builder(LgStateGraph, LgCounted)
+    for builder in (ours, theirs):
+        ends = {
+            src: {n: b.ends for n, b in specs.items()} for src, specs in builder.branches.items()
+        }
+        assert ends == {
+            "__start__": {"condition": {"a": "a", "other": "b"}},
+            "a": {"condition": None},
+        }
+        assert list(builder.managed) == ["left"]

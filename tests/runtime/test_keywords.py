@@ -101,6 +101,13 @@ def test_stream_subgraphs_and_debug_are_refused_not_ignored(
 
 
 @pytest.mark.parametrize("call", RUNNERS)
+def test_debug_true_is_refused_and_debug_false_runs(call: str) -> None:
+    with pytest.raises(NotImplementedError, match=rf"^{call}\(debug=True\) is not supported"):
+        RUNNERS[call](debug=True)
+    assert RUNNERS[call](debug=False) is not None
+
+
+@pytest.mark.parametrize("call", RUNNERS)
 def test_a_deprecated_langgraph_spelling_is_named_with_what_it_stands_for(call: str) -> None:
     with pytest.raises(NotImplementedError, match=r"checkpoint_during=.*spelling of durability"):
         RUNNERS[call](checkpoint_during=True)
