@@ -10,7 +10,17 @@ context schema is described as it is. pydantic builds the schemas (imported only
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, get_type_hints, is_typeddict
+from types import UnionType
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
 from sgdebug.runtime.graph._schema import is_dataclass_type, is_pydantic_model
 
@@ -82,15 +92,22 @@ def _dataclass_jsonschema(graph: CompiledStateGraph, schema: Any, title: str) ->
     fields: dict[str, Any] = {}
     for f in dataclasses.fields(schema):
         if f.name in graph.state_keys:
-            fields[f.name] = (hints[f.name], _default(f))
+            fields[f.name] = (hints[f.name], _default(f, hints[f.name]))
     model = create_model(title, **fields)
     described: dict[str, Any] = model.model_json_schema()
     return described
 
 
-def _default(f: dataclasses.Field[Any]) -> Any:
+def _default(f: dataclasses.Field[Any], hint: Any) -> Any:
+    """The field's default; a field without one is required unless it admits ``None``."""
     if f.default is not dataclasses.MISSING:
         return f.default
     if f.default_factory is not dataclasses.MISSING:
         return f.default_factory()
-    return ...
+    return None if _admits_none(hint) else ...
+
+
+def _admits_none(hint: Any) -> bool:
+    if get_origin(hint) is Annotated:
+        return _admits_none(get_args(hint)[0])
+    return get_origin(hint) in (Union, UnionType) and type(None) in get_args(hint)

@@ -35,6 +35,9 @@ class Partial(Parent, total=False):
 @dataclass
 class Data:
     x: int
+    maybe: int | None
+    noted: Annotated[float | None, "meta"]
+    old: Optional[str]  # noqa: UP045 - the spelling users write
     y: str = "foo"
     z: list[int] = field(default_factory=lambda: [1, 2])
     w: Annotated[int, "meta"] = 4
