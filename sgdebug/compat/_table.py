@@ -136,7 +136,8 @@ _MODULES: Final = (
             "GraphRecursionError",
             "InvalidUpdateError",
             "ParentCommand",
-        ),
+        )
+        + _take("sgdebug.runtime.engine._response_schema", "is_invalid_resume"),
         _ERRORS_UPSTREAM,
     ),
     AliasModule(

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any, Literal, Protocol
 
+from sgdebug.runtime import _compiled_api as _api
 from sgdebug.runtime import _compiled_state as _state
+from sgdebug.runtime import _schema_json as _json
 from sgdebug.runtime._constants import (
     DEFAULT_RECURSION_LIMIT,
     INTERRUPT,
@@ -55,6 +57,9 @@ class CompiledStateGraph(GraphPlan):
     The public façade (invoke / stream / get_state / ...) over the graph's plan.
     """
 
+    config: dict[str, Any] | None = None
+    """Bound by ``with_config``: merged under every run's own config."""
+
     builder: Builder
 
     def __init__(self, builder: Builder, options: CompileOptions) -> None:
@@ -64,7 +69,7 @@ class CompiledStateGraph(GraphPlan):
 
     def _new_run(self, input: Any, config: dict[str, Any] | None, request: RunRequest) -> Run:
         """A run positioned to start: input written, or restored from its thread."""
-        config = dict(config or {})
+        config = _api.merged_config(self.config, config)
         limit = config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
@@ -159,6 +164,15 @@ class CompiledStateGraph(GraphPlan):
     aupdate_state = _state.aupdate_state
     bulk_update_state = _state.bulk_update_state
     abulk_update_state = _state.abulk_update_state
+    with_config, copy, get_name = _api.with_config, _api.copy, _api.get_name
+    batch, abatch = _api.batch, _api.abatch
+    channels, input_channels = property(_api.channels), property(_api.input_channels)
+    output_channels, stream_channels = (
+        property(_api.output_channels),
+        property(_api.stream_channels),
+    )
+    get_input_jsonschema, get_output_jsonschema = _json.input_jsonschema, _json.output_jsonschema
+    get_context_jsonschema = _json.context_jsonschema
 
     def invoke(
         self,

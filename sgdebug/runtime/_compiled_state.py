@@ -2,11 +2,14 @@
 and ``bulk_update_state``.
 
 sgdebug's savers are synchronous (in memory, or one local SQLite file), so the async
-methods read and write through the same code as the sync ones, on the caller's thread.
+methods go through the same code as the sync ones: reads on the caller's thread, updates on
+a worker thread (an update runs the graph's path functions, and an async one needs an event
+loop of its own, which the caller's running loop cannot lend).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -58,7 +61,7 @@ async def aupdate_state(
 ) -> dict[str, Any]:
     """Async :meth:`CompiledStateGraph.update_state`."""
     _refuse_task_id("aupdate_state", task_id)
-    return graph.update_state(config, values, as_node)
+    return await asyncio.to_thread(graph.update_state, config, values, as_node)
 
 
 def bulk_update_state(
@@ -84,7 +87,7 @@ async def abulk_update_state(
     supersteps: Sequence[Sequence[StateUpdate]],
 ) -> dict[str, Any]:
     """Async :func:`bulk_update_state`."""
-    return bulk_update_state(graph, config, supersteps)
+    return await asyncio.to_thread(bulk_update_state, graph, config, supersteps)
 
 
 def _checked(supersteps: Sequence[Sequence[StateUpdate]]) -> list[StateUpdate]:

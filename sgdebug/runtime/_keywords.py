@@ -89,5 +89,6 @@ def refuse_run_keywords(
         "control": control,
         "version": None if version == "v1" else version,
     }
-    refuse_unsupported(call, unsupported)
-    refuse_deprecated(call, deprecated, {"checkpoint_during": "durability"})
+    refuse_unsupported(call, {**unsupported, "debug": deprecated.get("debug")})
+    others = {k: v for k, v in deprecated.items() if k != "debug"}  # debug=False is the default
+    refuse_deprecated(call, others, {"checkpoint_during": "durability"})

@@ -71,6 +71,11 @@ class StateGraph:
         self._add_schema(self.input_schema, allow_managed=False)
         self._add_schema(self.output_schema, allow_managed=False)
 
+    @property
+    def managed(self) -> dict[str, Field]:
+        """The managed-value keys of the schemas (``RemainingSteps`` ...), by name."""
+        return {k: f for k, f in self.channels.items() if not isinstance(f, BaseChannel)}
+
     # -- schemas ---------------------------------------------------------------------------
 
     def _add_schema(self, schema: Any, *, allow_managed: bool = True) -> None:
@@ -98,6 +103,21 @@ class StateGraph:
                 raise ValueError(f"Channel '{key}' already exists with a different type")
 
     # -- nodes -----------------------------------------------------------------------------
+
+    def set_node_defaults(
+        self,
+        *,
+        retry_policy: Any = None,
+        cache_policy: Any = None,
+        error_handler: Any = None,
+        timeout: Any = None,
+    ) -> Self:
+        """LangGraph's default node policies: none of them is supported yet, so any one
+        given raises ``NotImplementedError`` (as it does on ``add_node``)."""
+        given = {"retry_policy": retry_policy, "cache_policy": cache_policy}
+        given |= {"error_handler": error_handler, "timeout": timeout}
+        refuse_unsupported("set_node_defaults", given)
+        return self
 
     def add_node(
         self,

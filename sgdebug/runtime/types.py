@@ -63,7 +63,7 @@ class Interrupt:
     id: str = "placeholder-id"
     """Identifies the interrupt when resuming several at once."""
     response_schema: Any = None
-    """Kept for parity with LangGraph; always ``None`` here."""
+    """The JSON Schema the answer must match (``interrupt(..., response_schema=)``)."""
 
 
 @dataclass(frozen=True, slots=True, repr=False)

@@ -157,6 +157,8 @@ SERVED = [
     ("langgraph.runtime", "get_runtime", "sgdebug.runtime.engine._runtime", "get_runtime"),
     ("langgraph.runtime", "ExecutionInfo", "sgdebug.runtime.engine._runtime", "ExecutionInfo"),
     ("langgraph.types", "StateUpdate", "sgdebug.runtime.types", "StateUpdate"),
+    ("langgraph.errors", "is_invalid_resume", "sgdebug.runtime.engine._response_schema",
+     "is_invalid_resume"),
 ]  # fmt: skip
 
 

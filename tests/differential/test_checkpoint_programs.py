@@ -30,6 +30,7 @@ from .programs import (  # noqa: F401 - registers the programs
     checkpoint_failures,
     checkpoint_history,
     checkpoint_interrupts,
+    checkpoint_response,
     checkpoint_update,
 )
 

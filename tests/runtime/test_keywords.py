@@ -101,6 +101,13 @@ def test_stream_subgraphs_and_debug_are_refused_not_ignored(
 
 
 @pytest.mark.parametrize("call", RUNNERS)
+def test_debug_true_is_refused_and_debug_false_runs(call: str) -> None:
+    with pytest.raises(NotImplementedError, match=rf"^{call}\(debug=True\) is not supported"):
+        RUNNERS[call](debug=True)
+    assert RUNNERS[call](debug=False) is not None
+
+
+@pytest.mark.parametrize("call", RUNNERS)
 def test_a_deprecated_langgraph_spelling_is_named_with_what_it_stands_for(call: str) -> None:
     with pytest.raises(NotImplementedError, match=r"checkpoint_during=.*spelling of durability"):
         RUNNERS[call](checkpoint_during=True)
@@ -148,6 +155,16 @@ def test_add_node_names_the_policy_it_does_not_support(keyword: str, value: Any)
     with pytest.raises(NotImplementedError, match=rf"^add_node\({keyword}="):
         builder.add_node("bump", bump, **{keyword: value})
     assert builder.nodes == {}
+
+
+@pytest.mark.parametrize("keyword", ["retry_policy", "cache_policy", "error_handler", "timeout"])
+def test_set_node_defaults_names_the_policy_it_does_not_support(keyword: str) -> None:
+    builder = StateGraph(S)
+    assert builder.set_node_defaults() is builder
+    with pytest.raises(NotImplementedError, match=rf"^set_node_defaults\({keyword}="):
+        builder.set_node_defaults(**{keyword: bump})
+    with pytest.raises(TypeError):
+        builder.set_node_defaults(retry=1)  # type: ignore[call-arg]
 
 
 def test_add_node_refuses_unknown_keywords_and_the_deprecated_retry() -> None:

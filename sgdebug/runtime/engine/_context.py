@@ -151,19 +151,23 @@ def get_stream_writer() -> Callable[[Any], None]:
     return scope.writer if scope is not None else (lambda _chunk: None)
 
 
-def interrupt(value: Any) -> Any:
+def interrupt(value: Any, *, response_schema: Any = None) -> Any:
     """Pause the graph and ask the caller for ``value``'s answer.
 
     The first call raises ``GraphInterrupt``; after ``Command(resume=answer)`` the node runs
-    again from the top and the same call returns ``answer``.
+    again from the top and the same call returns ``answer`` (validated against
+    ``response_schema`` when one is given: see ``_response_schema``).
     """
+    from sgdebug.runtime.engine._response_schema import schema_json, validated_answer
+
     scope = current_scope()
     index = scope.counter
     scope.counter += 1
     if index < len(scope.resume):
-        return scope.resume[index]
+        return validated_answer(response_schema, scope.resume[index])
     found, answer = scope.owner.take_null_resume()
     if found:
         scope.resume.append(answer)
-        return answer
-    raise GraphInterrupt((Interrupt(value=value, id=scope.interrupt_id(index)),))
+        return validated_answer(response_schema, answer)
+    interrupt_ = Interrupt(value, scope.interrupt_id(index), schema_json(response_schema))
+    raise GraphInterrupt((interrupt_,))

@@ -43,6 +43,11 @@ class BranchSpec:
     input_schema: Any
     """The schema the path function receives, when its first parameter narrows it."""
 
+    @property
+    def ends(self) -> dict[Hashable, str] | None:
+        """LangGraph's name for :attr:`path_map`."""
+        return self.path_map
+
 
 class Blueprint(Protocol):
     """What a graph plan reads of its builder (``StateGraph`` is one)."""

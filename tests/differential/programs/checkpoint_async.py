@@ -14,8 +14,8 @@ from typing import Any
 
 from sgdebug.sample_graphs._engines import EngineAPI
 
-from ..harness import Case, Raised, attempt
-from .checkpoint import CFG, Rec, Script, chain, ckpt, snap, steps, view
+from ..harness import Case, Raised, attempt, say
+from .checkpoint import CFG, Rec, S, Script, chain, ckpt, snap, steps, view
 
 
 def _awaited(call: Callable[[], Awaitable[Any]]) -> Any:
@@ -107,5 +107,34 @@ def bulk_update_state_one_update_per_superstep(g: EngineAPI) -> Case:
         assert r["after"]["values"] == {"x": 7, "log": ["a", "u"]}
         assert r["after"]["next"] == ("c",)
         assert r["after async"]["values"]["log"] == ["a", "u", "w"]
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def async_update_state_runs_async_path_functions(g: EngineAPI) -> Case:
+    b = g.StateGraph(S)
+    for name in ("a", "b", "c"):
+        b.add_node(name, say(name))
+
+    async def route(state: Any) -> str:
+        return "b" if state["x"] > 0 else "c"
+
+    b.add_edge(g.START, "a").add_conditional_edges("a", route, ["b", "c"])
+    graph = b.compile(checkpointer=g.InMemorySaver(), interrupt_before=["b", "c"])
+
+    async def calls() -> list[Any]:
+        await graph.ainvoke({"x": 1}, CFG)
+        first = await graph.aupdate_state(CFG, {"x": -1}, "a")
+        up = g.StateUpdate
+        second = await graph.abulk_update_state(CFG, [[up({"x": 2, "log": ["u"]}, "a")]])
+        return [first, second, view(await graph.aget_state(CFG))]
+
+    def script() -> Script:
+        yield "updates", _awaited(calls)
+
+    def spec(r: Rec) -> None:
+        assert r["updates"][2]["next"] == ("b",)
+        assert r["updates"][2]["values"] == {"x": 2, "log": ["a", "u"]}
 
     return Case(graph, script=script, spec=spec)
