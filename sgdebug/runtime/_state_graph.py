@@ -306,6 +306,8 @@ class StateGraph:
         from sgdebug.runtime._compiled import CompiledStateGraph
         from sgdebug.runtime.graph._plan import CompileOptions
 
+        _check_checkpointer(checkpointer)
+
         before = interrupt_before or ()
         after = interrupt_after or ()
         checked = [n for n in (*_listed(before), *_listed(after)) if n != "*"]
@@ -324,6 +326,20 @@ class StateGraph:
                 interrupt_after="*" if after == "*" else tuple(after),
                 name=name or "LangGraph",
             ),
+        )
+
+
+def _check_checkpointer(checkpointer: Any) -> None:
+    """LangGraph's check: a saver, or ``True``/``False``/``None`` (subgraph inheritance)."""
+    if checkpointer is None or checkpointer is True or checkpointer is False:
+        return
+    from sgdebug.runtime.checkpoint.base import BaseCheckpointSaver
+
+    if not isinstance(checkpointer, BaseCheckpointSaver):
+        raise TypeError(
+            "Invalid checkpointer provided. Expected an instance of `BaseCheckpointSaver`, "
+            f"`True`, `False`, or `None`. Received {type(checkpointer).__name__}. Pass a "
+            "proper saver (e.g., InMemorySaver, AsyncPostgresSaver)."
         )
 
 

@@ -152,3 +152,13 @@ def test_builder_introspection_names_branch_ends_and_managed_keys_as_langgraph()
             "a": {"condition": None},
         }
         assert list(builder.managed) == ["left"]
+
+
+@pytest.mark.parametrize("checkpointer", [object(), 3])
+def test_compile_refuses_what_is_not_a_saver_as_langgraph_does(checkpointer: Any) -> None:
+    messages = []
+    for graph_cls in ENGINES:
+        with pytest.raises(TypeError, match="Invalid checkpointer provided") as raised:
+            _graph(graph_cls, checkpointer=checkpointer)
+        messages.append(str(raised.value))
+    assert messages[0] == messages[1]
