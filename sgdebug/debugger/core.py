@@ -74,7 +74,11 @@ class SessionCore:
         self.retry_step: int | None = None
         """The step that failed, until it is run again (edits keep it: edit, then retry)."""
         self.last_commit: CommitRecord | None = None
-        """The last superstep committed in this run (per-channel old, writes, new)."""
+        """The last superstep committed in this run (per-channel old, writes, new), while the
+        session stands at the snapshot it made or at edits made on top of it."""
+        self.committed: tuple[CommitRecord, str | None] | None = None
+        """The run's last commit and the checkpoint it made (``last_commit`` again when the
+        session goes back to that checkpoint)."""
         self.open_notes: tuple[str, ...] = ()
         """What to say once on open (the graph changed since the session was saved)."""
         self._last_view: SessionView | None = None

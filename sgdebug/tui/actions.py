@@ -18,8 +18,8 @@ from textual.widget import Widget
 from textual.worker import Worker
 
 from sgdebug.debugger import Outcome, Session
+from sgdebug.debugger.frame import END_NODE, START_NODE, Frame, FrameBuilder
 from sgdebug.tui.details import editable_text, node_details
-from sgdebug.tui.frame import END_NODE, START_NODE, Frame, FrameBuilder
 from sgdebug.tui.keys import key_command
 from sgdebug.tui.layout import DETAIL_PANES, next_pane
 from sgdebug.tui.screens.confirm_screen import ConfirmScreen

@@ -2,7 +2,7 @@
 
 Every action runs a command of the shared registry through :func:`sgdebug.debugger.run_line`
 in the engine worker (a thread), so a node that sleeps never blocks the screen; the worker
-builds the next :class:`~sgdebug.tui.frame.Frame` and posts it back. Session events seen
+builds the next :class:`~sgdebug.debugger.frame.Frame` and posts it back. Session events seen
 while a verb runs (a step committed, a task finished) update the status line and the graph.
 """
 
@@ -34,9 +34,9 @@ from sgdebug.debugger import (
     run_line,
     start_notes,
 )
+from sgdebug.debugger.frame import Frame, FrameBuilder, NodeStatus, with_running
 from sgdebug.inspect.topology import topology
 from sgdebug.tui.actions import ActionsMixin
-from sgdebug.tui.frame import Frame, FrameBuilder, NodeStatus, with_running
 from sgdebug.tui.keys import TUI_BINDINGS, command_bindings, help_rows, key_command
 from sgdebug.tui.layout import DETAIL_PANES, layout_for
 from sgdebug.tui.palette import CommandsProvider
@@ -223,17 +223,16 @@ class DebuggerApp(ActionsMixin, App[int]):
     def _engine(self, lines: tuple[str, ...]) -> tuple[Outcome, ...]:
         outcomes: list[Outcome] = []
         frame: Frame | None = None
-        words = [line.split(maxsplit=1)[0] for line in lines if line]
         try:
             with self.stopper.running():
                 for line in lines:
                     outcome = run_line(self.session, line)
                     if outcome is not None:
                         outcomes.append(outcome)
-                frame = self.builder.build(words)
+                frame = self.builder.build()
         except KeyboardInterrupt:  # Ctrl+C twice, outside a node (a long `print`, say)
             outcomes.append(Outcome("tui", False, self.session.status, "Interrupted (Ctrl-C)."))
-            frame = self._frame_after_interrupt(words)
+            frame = self._frame_after_interrupt()
         except Exception as exc:  # a bug of ours: report it, keep the TUI alive
             outcomes.append(Outcome("tui", False, self.session.status, f"internal error: {exc!r}"))
         self.post_message(self.CommandsFinished(lines, tuple(outcomes), frame))
@@ -259,9 +258,9 @@ class DebuggerApp(ActionsMixin, App[int]):
         if any(o.command == "quit" and o.ok for o in message.outcomes):
             self.exit_now(self.exit_status)
 
-    def _frame_after_interrupt(self, words: list[str]) -> Frame | None:
+    def _frame_after_interrupt(self) -> Frame | None:
         try:
-            return self.builder.build(words)
+            return self.builder.build()
         except Exception:
             return None
 
@@ -330,6 +329,9 @@ class DebuggerApp(ActionsMixin, App[int]):
 
     def show_frame(self, frame: Frame) -> None:
         """Draw every pane from ``frame``."""
+        moved = self.frame is None or self.frame.view.checkpoint_id != frame.view.checkpoint_id
+        if moved and self.inspecting is not None and self.inspecting[0] == "snapshot":
+            self.inspecting = None  # the session moved: show its values, not an old snapshot's
         self.frame = frame
         self.frames_shown += 1
         view = frame.view
@@ -337,7 +339,7 @@ class DebuggerApp(ActionsMixin, App[int]):
         self.query_one(GraphPane).show_states({n.name: n for n in frame.nodes})
         self.query_one(ChannelsPane).show_rows(frame.channels)
         self.query_one(TasksPane).show_rows(frame.tasks)
-        self.query_one(DiffPane).show_diff(frame.step_diff)
+        self.query_one(DiffPane).show_diff(frame.step_diff, frame.diff_note)
         self.query_one(HistoryPane).show_tree(frame.history, frame.entries)
         failed = view.error is not None and view.status in ("error", "failed")
         traceback = self.query_one(TracebackPane)
@@ -350,7 +352,9 @@ class DebuggerApp(ActionsMixin, App[int]):
             self.show_detail("diff")
         panes.set_class(failed, "-failed")
         if self.inspecting is None and frame.channels:
-            self.inspecting = ("channel", frame.channels[0].name)
+            selected = self.query_one(ChannelsPane).selected
+            names = [r.name for r in frame.channels]
+            self.inspecting = ("channel", selected if selected in names else names[0])
         self.refresh_inspector()
 
     def refresh_inspector(self) -> None:

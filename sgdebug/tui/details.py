@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from sgdebug.debugger import Breakpoint
+from sgdebug.debugger.frame import END_NODE, START_NODE, Frame
 from sgdebug.inspect import GraphModel
 from sgdebug.inspect.topology import Topology
-from sgdebug.tui.frame import END_NODE, START_NODE, Frame
 from sgdebug.tui.graph_paint import STATUS_WORD
 from sgdebug.tui.screens.node_screen import NodeDetails
 
