@@ -16,10 +16,11 @@ from pathlib import Path, PurePath
 from typing import Any, ClassVar
 
 from textual import events, on, work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, Keymap
 from textual.containers import Container
 from textual.message import Message
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 from textual.worker import Worker
@@ -34,9 +35,10 @@ from sgdebug.debugger import (
     run_line,
     start_notes,
 )
+from sgdebug.debugger.commands import spec_of
 from sgdebug.debugger.frame import Frame, FrameBuilder, NodeStatus, with_running
 from sgdebug.inspect.topology import topology
-from sgdebug.tui.actions import ActionsMixin
+from sgdebug.tui.actions import TUI_ANSWERS, ActionsMixin
 from sgdebug.tui.keys import TUI_BINDINGS, command_bindings, help_rows, key_command
 from sgdebug.tui.layout import DETAIL_PANES, layout_for
 from sgdebug.tui.palette import CommandsProvider
@@ -58,7 +60,6 @@ __all__ = ["DebuggerApp", "ReplRunner"]
 ReplRunner = Callable[[Session], object]
 """Runs the REPL on the session until the user leaves it (``!`` suspends the TUI into it)."""
 _STYLES = Path(__file__).parent / "styles"
-_MOTION = frozenset({"step", "task", "continue", "until", "retry", "resume", "restart"})
 _TITLES = {
     "graph": "Graph",
     "channels": "Channels",
@@ -213,8 +214,8 @@ class DebuggerApp(ActionsMixin, App[int]):
                 log.write_command(line)
         self.busy = True
         self._idle.clear()
-        words = {line.split(maxsplit=1)[0] for line in lines if line.strip()}
-        if self.frame is not None and words & _MOTION:
+        specs = [spec_of(line.split(maxsplit=1)[0]) for line in lines if line.strip()]
+        if self.frame is not None and any(s is not None and s.kind == "motion" for s in specs):
             self._show_running(self.frame)
         self.refresh_bindings()
         return self._engine(lines)
@@ -420,9 +421,18 @@ class DebuggerApp(ActionsMixin, App[int]):
 
     def why_not(self, name: str) -> str | None:
         """Why command ``name`` cannot run now (``None`` when it can)."""
-        if self.busy and name not in ("help", "quit", "graph", "history", "tasks"):
+        spec = spec_of(name)
+        answered_here = name in TUI_ANSWERS or (spec is not None and spec.pane is not None)
+        if self.busy and not answered_here:
             return "busy: a command is running (Ctrl+C pauses it)"
         return self.session.why_not(name)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's own palette commands, grouped under ``Screen:`` after ours; its quit is
+        left out (``quit`` asks first)."""
+        for command in super().get_system_commands(screen):
+            if command.title != "Quit":
+                yield SystemCommand(f"Screen: {command.title}", command.help, command.callback)
 
     def set_keymap(self, keymap: Keymap) -> None:
         self.user_keymap = dict(keymap)
