@@ -425,6 +425,8 @@ class DebuggerApp(ActionsMixin, App[int]):
         answered_here = name in TUI_ANSWERS or (spec is not None and spec.pane is not None)
         if self.busy and not answered_here:
             return "busy: a command is running (Ctrl+C pauses it)"
+        if self.frame is not None and spec is not None:  # the session as the screen shows it
+            return self.frame.unavailable.get(spec.name)
         return self.session.why_not(name)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
