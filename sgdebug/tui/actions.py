@@ -32,6 +32,7 @@ from sgdebug.tui.widgets.command_line import CommandLine
 from sgdebug.tui.widgets.graph_pane import GraphPane
 from sgdebug.tui.widgets.history_pane import HistoryPane
 from sgdebug.tui.widgets.log_pane import LogPane
+from sgdebug.tui.widgets.tasks_pane import TasksPane
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -333,6 +334,10 @@ class ActionsMixin(_Base):
         self, message: ChannelsPane.ChannelHighlighted
     ) -> None:
         self.inspecting = ("channel", message.name)
+        self.refresh_inspector()
+
+    def on_tasks_pane_task_highlighted(self, message: TasksPane.TaskHighlighted) -> None:
+        self.inspecting = ("task", message.task_id)
         self.refresh_inspector()
 
     def on_history_pane_snapshot_highlighted(

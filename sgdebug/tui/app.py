@@ -39,6 +39,7 @@ from sgdebug.debugger.commands import spec_of
 from sgdebug.debugger.frame import Frame, FrameBuilder, NodeStatus, with_running
 from sgdebug.inspect.topology import topology
 from sgdebug.tui.actions import TUI_ANSWERS, ActionsMixin
+from sgdebug.tui.details import task_details
 from sgdebug.tui.keys import TUI_BINDINGS, command_bindings, help_rows, key_command
 from sgdebug.tui.layout import DETAIL_PANES, layout_for
 from sgdebug.tui.palette import CommandsProvider
@@ -376,6 +377,14 @@ class DebuggerApp(ActionsMixin, App[int]):
                     step, nodes = row.in_place
                     subject += f" · changed in place by {', '.join(nodes) or '?'} @{step}"
                 inspector.show_value(subject, key, row.value)
+            return
+        if kind == "task":
+            task = next((t for t in frame.view.tasks if t.id == key), None)
+            if task is None:
+                inspector.show_nothing("That task is no longer pending.")
+            else:
+                subject, value = task_details(task)
+                inspector.show_value(subject, task.name, value)
             return
         if not 0 <= key < len(frame.entries):
             inspector.show_nothing(f"No snapshot #{key}.")
