@@ -20,7 +20,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final, Literal, cast
 
-from sgdebug.debugger.events import Edited, Event, HistoryChanged, Started, Stepped, TaskRan
+from sgdebug.debugger.events import (
+    Edited,
+    Event,
+    HistoryChanged,
+    Planned,
+    Started,
+    Stepped,
+    TaskRan,
+)
 from sgdebug.debugger.history import last_changes
 from sgdebug.debugger.results import HistoryEntry, Mutation, SessionView
 from sgdebug.inspect import (
@@ -49,6 +57,7 @@ __all__ = [
     "FrameBuilder",
     "NodeState",
     "NodeStatus",
+    "StepTiming",
     "breakpoint_nodes",
     "build_frame",
     "current_frame",
@@ -86,6 +95,19 @@ class NodeState:
 
 
 @dataclass(frozen=True, slots=True)
+class StepTiming:
+    """How long the tasks of one committed superstep ran (engines time each task)."""
+
+    tasks: tuple[tuple[str, float], ...]
+    """(node, seconds) for each task that was timed, in the order they finished."""
+
+    @property
+    def total(self) -> float:
+        """Seconds all its tasks ran, added up."""
+        return sum(seconds for _, seconds in self.tasks)
+
+
+@dataclass(frozen=True, slots=True)
 class Frame:
     """Everything the front ends show, taken at one position of the session."""
 
@@ -110,6 +132,10 @@ class Frame:
     """Command name -> why it cannot run now (commands that can run are absent)."""
     durations: Mapping[str, float] = field(default_factory=dict)
     """Seconds each node's last task ran, when the engine timed it."""
+    totals: Mapping[str, tuple[float, int]] = field(default_factory=dict)
+    """Node -> (seconds all its timed tasks ran in this session, how many tasks)."""
+    step_times: Mapping[str, StepTiming] = field(default_factory=dict)
+    """Checkpoint id -> the timing of the superstep that made it (steps run this session)."""
     diff_note: str = ""
     """Why there is no ``step_diff`` here, and what shows one instead."""
 
@@ -142,6 +168,12 @@ class FrameBuilder:
         """The last change of each channel, along the current branch."""
         self.durations: dict[str, float] = {}
         """Seconds each node's last task ran (from the engine's task reports)."""
+        self.totals: dict[str, tuple[float, int]] = {}
+        """Node -> (seconds its tasks ran in all, how many were timed)."""
+        self.step_times: dict[str, StepTiming] = {}
+        """Checkpoint id -> the timing of the step that made it."""
+        self._timed: list[tuple[str, float]] = []
+        """The tasks timed in the superstep now running."""
         self._at: str | None = None
         """The checkpoint ``changes`` lead to; any other position reads them again."""
         self._stale = True
@@ -164,7 +196,14 @@ class FrameBuilder:
         if self._stale or self._at not in (_ANYWHERE, view.checkpoint_id):
             self.changes = last_changes(entries)
         self._stale, self._at = False, view.checkpoint_id
-        return build_frame(session, view, entries, self.changes, dict(self.durations))
+        frame = build_frame(session, view, entries, self.changes, dict(self.durations))
+        return replace(frame, totals=dict(self.totals), step_times=dict(self.step_times))
+
+    def _time(self, node: str, seconds: float) -> None:
+        self.durations[node] = seconds
+        total, count = self.totals.get(node, (0.0, 0))
+        self.totals[node] = (total + seconds, count + 1)
+        self._timed.append((node, seconds))
 
     def _follow(self, event: Event) -> None:
         """Runs in the thread of the verb: fold what changed into the last writers."""
@@ -173,8 +212,13 @@ class FrameBuilder:
         elif isinstance(event, Stepped):
             self.changes = fold_changes([event.record], self.changes)
             self._at = event.checkpoint_id
+            if event.checkpoint_id is not None and self._timed:
+                self.step_times[event.checkpoint_id] = StepTiming(tuple(self._timed))
+            self._timed = []
+        elif isinstance(event, Planned):
+            self._timed = []
         elif isinstance(event, TaskRan) and event.task.duration is not None:
-            self.durations[event.task.name] = event.task.duration
+            self._time(event.task.name, event.task.duration)
         elif isinstance(event, Edited):
             step = self.session.engine.step - 1
             self.changes = fold_edit(event.keys, step, self.changes)

@@ -342,7 +342,7 @@ class DebuggerApp(ActionsMixin, App[int]):
         self.query_one(ChannelsPane).show_rows(frame.channels)
         self.query_one(TasksPane).show_rows(frame.tasks)
         self.query_one(DiffPane).show_diff(frame.step_diff, frame.diff_note)
-        self.query_one(HistoryPane).show_tree(frame.history, frame.entries)
+        self.query_one(HistoryPane).show_tree(frame.history, frame.entries, frame.step_times)
         failed = view.error is not None and view.status in ("error", "failed")
         traceback = self.query_one(TracebackPane)
         if failed and view.error is not None:

@@ -50,8 +50,19 @@ def node_details(
         incoming=incoming,
         outgoing=outgoing,
         breakpoints=_breakpoints(name, breakpoints),
-        timing=timing_text(frame.durations.get(name) if frame is not None else None),
+        timing=_node_timing(name, frame),
     )
+
+
+def _node_timing(name: str, frame: Frame | None) -> str:
+    """``last 1.2 ms, total 3.5 ms over 3 tasks`` (empty when it was never timed)."""
+    if frame is None or name not in frame.durations:
+        return ""
+    last = timing_text(frame.durations[name])
+    total, count = frame.totals.get(name, (frame.durations[name], 1))
+    if count <= 1:
+        return last
+    return f"{last}; all {count} runs this session: {timing_text(total)}"
 
 
 def task_details(task: TaskInfo) -> tuple[str, dict[str, Any]]:

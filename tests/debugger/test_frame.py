@@ -87,3 +87,35 @@ def test_stepping_from_an_old_snapshot_says_it_branched_and_how_steps_are_number
         f"{fork.index}, step 1), so this branch counts steps from 2."
     )
     assert not run(session, "step").notes  # said once
+
+
+def test_each_step_and_node_is_timed_by_the_clock_the_driver_is_given() -> None:
+    session = sample("loop", "native")
+    ticks = iter(range(10_000))
+    session.core.driver.clock = lambda: float(next(ticks))  # every reading one second on
+    builder = FrameBuilder(session)
+
+    run(session, "restart", "continue")
+    frame = builder.build()
+
+    loops = [e for e in frame.entries if e.source == "loop"]
+    ran = [("__start__",), ("attempt",), ("attempt",), ("attempt",), ("report",)]
+    assert [e.ran for e in loops] == ran
+    timed = [frame.step_times[e.checkpoint_id] for e in loops]
+    assert [[name for name, _ in t.tasks] for t in timed] == [[*e.ran] for e in loops]
+    assert all(seconds > 0 for t in timed for _, seconds in t.tasks)
+    assert frame.totals["attempt"][1] == 3
+    assert frame.totals["attempt"][0] == sum(t.total for t in timed[1:4])
+    assert frame.durations["attempt"] == timed[3].tasks[0][1]
+
+
+def test_langgraphs_own_task_times_fill_the_steps() -> None:
+    session = sample("loop", "langgraph")
+    builder = FrameBuilder(session)
+
+    run(session, "restart", "continue")
+    frame = builder.build()
+
+    loops = [e for e in frame.entries if e.source == "loop" and e.ran != ("__start__",)]
+    assert all(e.checkpoint_id in frame.step_times for e in loops)
+    assert frame.totals["attempt"][1] == 3 and frame.totals["report"][1] == 1
