@@ -27,6 +27,7 @@ def test_the_history_times_each_step_and_a_node_its_runs(engine: str) -> None:
         assert len(lines) == 3 and all(re.search(f"ran attempt  {TIME}", ln) for ln in lines)
 
         history = app.query_one(HistoryPane)
+        assert re.fullmatch(rf"#\d+: report {TIME}", str(history.border_subtitle))  # here
         history.focus()
         await press(app, pilot, "up")  # the step that ran attempt the third time
         assert re.fullmatch(rf"#\d+: attempt {TIME}", str(history.border_subtitle))

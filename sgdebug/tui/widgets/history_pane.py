@@ -62,6 +62,7 @@ class HistoryPane(OptionList):
         self.times = dict(times or {})
         with self.prevent(OptionList.OptionHighlighted):
             if tree is None:
+                self.border_subtitle = ""
                 self.set_options([Option(Text("(no run yet)", style="dim"), disabled=True)])
                 return
             cursor_style = Style.from_rich_style(
@@ -79,6 +80,8 @@ class HistoryPane(OptionList):
             self.set_options(options)  # one layout pass, however long the history
             if here is not None:
                 self.highlighted = here
+            cursor = next((n.index for n in tree.nodes if n.is_cursor), None)
+            self.border_subtitle = self._timing_of(cursor) if cursor is not None else ""
 
     @property
     def selected_index(self) -> int | None:
