@@ -188,11 +188,11 @@ class FrameBuilder:
         self._stale = True
 
     def build(self) -> Frame:
-        """The frame for the session as it stands (call it when no verb is running)."""
+        """The frame for the session as it stands: when no verb is running, or from the
+        verb's own thread at a plan (a live frame while ``continue`` runs)."""
         session = self.session
         view = session.view()
-        history = session.history() if session.started else None
-        entries: tuple[HistoryEntry, ...] = history.value if history and history.ok else ()
+        entries = _entries(session)
         if self._stale or self._at not in (_ANYWHERE, view.checkpoint_id):
             self.changes = last_changes(entries)
         self._stale, self._at = False, view.checkpoint_id
@@ -231,9 +231,13 @@ def current_frame(session: Session) -> Frame:
     """The frame of ``session`` where it stands, read afresh (a front end that does not keep
     a :class:`FrameBuilder`: the REPL)."""
     view = session.view()
-    history = session.history() if session.started else None
-    entries: tuple[HistoryEntry, ...] = history.value if history and history.ok else ()
+    entries = _entries(session)
     return build_frame(session, view, entries, last_changes(entries), {})
+
+
+def _entries(session: Session) -> tuple[HistoryEntry, ...]:
+    """The history entries (read, not a verb: a frame is also built while a verb moves)."""
+    return session.engine.history() if session.started else ()
 
 
 def build_frame(

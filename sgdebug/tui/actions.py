@@ -14,13 +14,21 @@ from typing import TYPE_CHECKING, Any, Final
 
 from textual import events
 from textual.app import SuspendNotSupported
+from textual.binding import Binding
 from textual.widget import Widget
 from textual.worker import Worker
 
 from sgdebug.debugger import Outcome, Session
 from sgdebug.debugger.frame import END_NODE, START_NODE, Frame, FrameBuilder
 from sgdebug.tui.details import editable_text, node_details
-from sgdebug.tui.keys import KEY_COMMANDS, KeyCommand, key_command
+from sgdebug.tui.keys import (
+    KEY_COMMANDS,
+    TUI_BINDINGS,
+    KeyCommand,
+    command_bindings,
+    help_rows,
+    key_command,
+)
 from sgdebug.tui.layout import DETAIL_PANES, next_pane
 from sgdebug.tui.screens.confirm_screen import ConfirmScreen
 from sgdebug.tui.screens.edit_screen import EditScreen
@@ -70,6 +78,7 @@ class ActionsMixin(_Base):
     _real_node_selected: bool = True
     builder: FrameBuilder
     stopper: EngineStopper
+    user_keymap: dict[str, str]
     quitting: bool
     quit_pending: bool
     engine_left_running: bool
@@ -83,7 +92,6 @@ class ActionsMixin(_Base):
         def show_detail(self, pane: str) -> None: ...
         def why_not(self, name: str) -> str | None: ...
         def refresh_inspector(self) -> None: ...
-        def keys_help(self) -> Iterable[tuple[str, str]]: ...
         @property
         def exit_status(self) -> int: ...
 
@@ -139,7 +147,7 @@ class ActionsMixin(_Base):
 
     def _key_item(self, key: str) -> KeyCommand | None:
         """The key command ``key`` presses (the keymap applied)."""
-        keymap: dict[str, str] = getattr(self, "user_keymap", {})
+        keymap = self.user_keymap
         for item in KEY_COMMANDS:
             default = f"{item.key},f1" if item.id == "help" else item.key
             if key in keymap.get(item.id, default).split(","):
@@ -255,6 +263,27 @@ class ActionsMixin(_Base):
     def _restart_if(self, yes: bool | None) -> None:
         if yes:
             self.run_lines(["restart"])
+
+    # -- help ------------------------------------------------------------------------------
+
+    def keys_help(self) -> Iterable[tuple[str, str]]:
+        """(keys, what they do) for the help screen, with the keymap applied."""
+        defaults = {b.id: b.key for b in (*command_bindings(), *TUI_BINDINGS) if b.id}
+        caps = self.session.engine.capabilities
+        for binding_id, does in help_rows():
+            keys = self.user_keymap.get(binding_id) or defaults.get(binding_id, "")
+            shown = ", ".join(self.get_key_display(Binding(k, "")) for k in keys.split(",") if k)
+            try:
+                missing = caps.why_not(key_command(binding_id).command)
+            except KeyError:
+                missing = None
+            if shown and missing is not None:
+                yield shown, f"{does} (not on the {caps.engine} engine: {missing})"
+            elif shown:
+                yield shown, does
+        yield "arrows", "Select a node in the graph; move in tables and the history"
+        yield "enter", "Node details (graph); go to a snapshot (history)"
+        yield "ctrl+p", "Command palette: every command"
 
     # -- quitting --------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ while a verb runs (a step committed, a task finished) update the status line and
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import partial
@@ -40,7 +41,7 @@ from sgdebug.debugger.frame import Frame, FrameBuilder, NodeStatus, with_running
 from sgdebug.inspect.topology import topology
 from sgdebug.tui.actions import TUI_ANSWERS, ActionsMixin
 from sgdebug.tui.details import task_details
-from sgdebug.tui.keys import TUI_BINDINGS, command_bindings, help_rows, key_command
+from sgdebug.tui.keys import TUI_BINDINGS, command_bindings
 from sgdebug.tui.layout import DETAIL_PANES, layout_for
 from sgdebug.tui.palette import CommandsProvider
 from sgdebug.tui.stopping import EngineStopper, on_exit_signals
@@ -111,6 +112,16 @@ class DebuggerApp(ActionsMixin, App[int]):
         def can_replace(self, message: Message) -> bool:
             return isinstance(message, DebuggerApp.Progressed)
 
+    class Moving(Message):
+        """A frame taken while a command moves the run (noisy: only the latest counts)."""
+
+        def __init__(self, frame: Frame) -> None:
+            super().__init__()
+            self.frame = frame
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, DebuggerApp.Moving)
+
     class TaskFinished(Message):
         """A task of the running superstep finished."""
 
@@ -150,6 +161,9 @@ class DebuggerApp(ActionsMixin, App[int]):
         self.engine_left_running = False
         """The app exited while a node would not stop (the process must not wait for it)."""
         self._restore_signals: Callable[[], None] = lambda: None
+        self.live_interval = 0.25
+        """Seconds between the frames shown while a command moves the run."""
+        self._live_at = 0.0
 
     # -- composing -------------------------------------------------------------------------
 
@@ -247,8 +261,28 @@ class DebuggerApp(ActionsMixin, App[int]):
             self.post_message(self.Progressed(event.record.step + 1, self._last_ran))
         elif isinstance(event, Planned):
             self.post_message(self.Progressed(event.step, self._last_ran, event.tasks))
+            self._live_frame()
         elif isinstance(event, TaskRan):
             self.post_message(self.TaskFinished(event.task.name))
+
+    def _live_frame(self) -> None:
+        """Runs in the engine thread at a plan: every pane's data, at most every
+        :attr:`live_interval` seconds, while a command moves the run."""
+        now = time.monotonic()
+        if not self.busy or now - self._live_at < self.live_interval:
+            return
+        self._live_at = now
+        try:
+            frame = self.builder.build()
+        except Exception:  # a live frame is a nicety: the final one follows
+            return
+        self.post_message(self.Moving(frame))
+
+    @on(Moving)
+    def _show_live(self, message: Moving) -> None:
+        if self.busy:
+            self.show_frame(message.frame)
+            self._show_running(message.frame)
 
     @on(CommandsFinished)
     def _show_results(self, message: CommandsFinished) -> None:
@@ -448,22 +482,3 @@ class DebuggerApp(ActionsMixin, App[int]):
     def set_keymap(self, keymap: Keymap) -> None:
         self.user_keymap = dict(keymap)
         super().set_keymap(keymap)
-
-    def keys_help(self) -> Iterable[tuple[str, str]]:
-        """(keys, what they do) for the help screen, with the keymap applied."""
-        defaults = {b.id: b.key for b in self.BINDINGS if isinstance(b, Binding) and b.id}
-        caps = self.session.engine.capabilities
-        for binding_id, does in help_rows():
-            keys = self.user_keymap.get(binding_id) or defaults.get(binding_id, "")
-            shown = ", ".join(self.get_key_display(Binding(k, "")) for k in keys.split(",") if k)
-            try:
-                missing = caps.why_not(key_command(binding_id).command)
-            except KeyError:
-                missing = None
-            if shown and missing is not None:
-                yield shown, f"{does} (not on the {caps.engine} engine: {missing})"
-            elif shown:
-                yield shown, does
-        yield "arrows", "Select a node in the graph; move in tables and the history"
-        yield "enter", "Node details (graph); go to a snapshot (history)"
-        yield "ctrl+p", "Command palette: every command"
