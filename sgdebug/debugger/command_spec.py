@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from sgdebug.debugger.parsing import Arg, usage_of
 from sgdebug.debugger.results import Outcome
@@ -12,7 +12,7 @@ from sgdebug.debugger.results import Outcome
 if TYPE_CHECKING:
     from sgdebug.debugger.session import Session
 
-__all__ = ["CommandSpec", "Completer", "Runner"]
+__all__ = ["CommandKind", "CommandSpec", "Completer", "Needs", "Runner", "Takes"]
 
 Runner = Callable[["Session", Mapping[str, Any]], Outcome]
 """Runs a parsed command on a session."""
@@ -20,9 +20,21 @@ Completer = Callable[["Session", Sequence[str]], list[str]]
 """Candidates for the next argument, given the arguments typed so far."""
 
 
-@dataclass(frozen=True, slots=True)
+CommandKind = Literal["motion", "edit", "query", "breakpoints", "history", "session"]
+"""What a command does: ``motion`` moves the run (a front end shows it running), ``edit``
+changes the state, ``query`` and ``history`` look, ``breakpoints`` manage breakpoints,
+``session`` runs or ends the session. Help and the palette group commands by it."""
+Needs = Literal["nothing", "idle", "run"]
+"""What the session must be for the command to run: ``nothing`` (it runs even while another
+command runs), ``idle`` (no command running), ``run`` (idle, and a run to work on)."""
+Takes = Literal["nothing", "node", "channel"]
+"""What a TUI key for the command takes from the screen: the selected node or channel."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CommandSpec:
-    """One command, defined once for the REPL, the TUI (keys, palette) and scripts."""
+    """One command, defined once for the REPL, the TUI (keys, footer, palette, help) and
+    scripts. Every field is given by keyword."""
 
     name: str
     summary: str
@@ -30,14 +42,29 @@ class CommandSpec:
     help: str
     """The full help text."""
     run: Runner
+    kind: CommandKind
+    needs: Needs = "run"
     args: tuple[Arg, ...] = ()
     aliases: tuple[str, ...] = ()
     key: str | None = None
     """The TUI key binding (Textual key name), if the command has one."""
-    group: str = "run"
-    """``run``, ``breakpoints``, ``state``, ``history`` or ``session`` (for help and palette)."""
+    takes: Takes = "nothing"
+    """What the key takes from the screen (the command line takes it as an argument)."""
+    label: str = ""
+    """The key's label in the footer (default: the name, capitalised)."""
+    footer: bool = False
+    """Whether the footer shows the key."""
+    key_help: str = ""
+    """What the key does, for the help screen (default: the summary)."""
+    pane: str | None = None
+    """The TUI pane that shows its answer (its key shows that pane instead of running it)."""
     completer: Completer | None = None
     """Overrides the completion derived from ``args``."""
+
+    @property
+    def key_label(self) -> str:
+        """The footer's label for its key."""
+        return self.label or self.name.capitalize()
 
     @property
     def usage(self) -> str:

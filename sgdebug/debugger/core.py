@@ -24,9 +24,6 @@ from sgdebug.runtime import CommitRecord, Interrupt
 
 __all__ = ["SessionCore"]
 
-_ALWAYS = frozenset(("help", "quit", "print", "graph", "breaks", "info"))
-"""Verbs that work whatever the session is doing."""
-_MOTION = frozenset(("step", "task", "continue", "until"))
 _LIVE = frozenset(("paused", "error", "interrupted", "failed"))
 
 
@@ -74,7 +71,11 @@ class SessionCore:
         self.retry_step: int | None = None
         """The step that failed, until it is run again (edits keep it: edit, then retry)."""
         self.last_commit: CommitRecord | None = None
-        """The last superstep committed in this run (per-channel old, writes, new)."""
+        """The last superstep committed in this run (per-channel old, writes, new), while the
+        session stands at the snapshot it made or at edits made on top of it."""
+        self.committed: tuple[CommitRecord, str | None] | None = None
+        """The run's last commit and the checkpoint it made (``last_commit`` again when the
+        session goes back to that checkpoint)."""
         self.open_notes: tuple[str, ...] = ()
         """What to say once on open (the graph changed since the session was saved)."""
         self._last_view: SessionView | None = None
@@ -186,22 +187,25 @@ class SessionCore:
     # -- availability ----------------------------------------------------------------------
 
     def why_not(self, verb: str) -> str | None:
-        """Why ``verb`` cannot run now (``None`` when it can): the one availability rule."""
+        """Why ``verb`` cannot run now (``None`` when it can): the one availability rule,
+        from what the command registry says it needs."""
+        from sgdebug.debugger.commands import spec_of
+
+        spec = spec_of(verb)
+        needs, kind = (spec.needs, spec.kind) if spec is not None else ("run", "session")
         status = self.status
         if status == "closed":
             return "the session is closed"
-        if verb in _ALWAYS:
+        if needs == "nothing":
             return None
         if status == "running":
             return "busy: a command is running (request a pause first)"
         if (missing := self.engine.capabilities.why_not(verb)) is not None:
             return f"not available on the {self.engine.capabilities.engine} engine: {missing}"
-        if verb in ("break", "tbreak", "watch", "delete", "enable", "disable", "restart"):
+        if needs == "idle":
             return None
         if not self.started:
             return "no run yet: `restart [INPUT]` starts one"
-        if verb in _MOTION:
-            return self._why_not_move(verb)
         if verb == "retry":
             if status == "error" or (status == "paused" and self.retry_step is not None):
                 return None
@@ -210,6 +214,8 @@ class SessionCore:
             return None if status == "interrupted" else "nothing to resume: no interrupt() waits"
         if verb == "abort":
             return None if status in _LIVE else f"no run to abort (the run is {status})"
+        if kind == "motion":
+            return self._why_not_move(verb)
         return None
 
     def _why_not_move(self, verb: str) -> str | None:

@@ -11,6 +11,7 @@ driver checks breakpoints itself, so they work the same on every engine.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -50,8 +51,18 @@ class Goal:
 class Driver:
     """One per session, the engine's observer; :meth:`begin` arms it for each verb."""
 
-    def __init__(self, table: BreakpointTable, bus: EventBus, check: ConditionCheck) -> None:
+    def __init__(
+        self,
+        table: BreakpointTable,
+        bus: EventBus,
+        check: ConditionCheck,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         self.table = table
+        self.clock = clock
+        """Times the tasks an engine does not time itself (seconds, monotonic)."""
+        self._since = clock()
+        """When the engine last handed over (a verb began, a plan, a task finished)."""
         self.bus = bus
         self.check = check
         self.pause_requested = threading.Event()
@@ -73,6 +84,7 @@ class Driver:
         self.stop = None
         self.uncaught = None
         self.inner = []
+        self._since = self.clock()
 
     # -- observer ------------------------------------------------------------------------
 
@@ -88,6 +100,7 @@ class Driver:
         reached = (goal.kind == "steps" and len(self.commits) >= goal.steps) or (
             goal.kind == "until" and goal.node in self.planned_nodes
         )
+        self._since = self.clock()
         requested = self.pause_requested.is_set()
         kind: StopKind
         if hits:
@@ -103,9 +116,13 @@ class Driver:
         return True
 
     def task_ran(self, task: TaskInfo) -> None:
+        now = self.clock()
+        if task.duration is None:  # the engine runs tasks one at a time between its reports
+            task = replace(task, duration=max(0.0, now - self._since))
         if task.path and "/" in task.name:  # a task inside a subgraph (``parent/inner``)
             self.inner.append(task)
         self.bus.emit(TaskRan(task))
+        self._since = self.clock()
 
     def committed(self, record: CommitRecord, checkpoint_id: str | None) -> None:
         self.commits.append(record)

@@ -158,4 +158,8 @@ class EditVerbs:
             "edit", self.core.engine.step, interrupts=self.core.interrupts, error=failure
         )
         self.core.bus.emit(Edited(keys, as_node, self.core.engine.checkpoint_id))
-        return self.core.publish(Outcome(command, True, status, message, self.core.stop))
+        branch = self.motion.branch_note()
+        notes = (branch,) if branch else ()
+        return self.core.publish(
+            Outcome(command, True, status, message, self.core.stop, notes=notes)
+        )

@@ -40,6 +40,8 @@ class MotionVerbs:
 
     def __init__(self, core: SessionCore) -> None:
         self.core = core
+        self._branched_from: int | None = None
+        """The older snapshot the live run was just made from (the next outcome says so)."""
 
     # -- runs ----------------------------------------------------------------------------
 
@@ -56,7 +58,7 @@ class MotionVerbs:
             except EngineRefused as exc:
                 return self.core.refuse("restart", f"cannot start: {exc}")
             self.core.input = value
-            self.core.last_commit = None
+            self.core.last_commit, self.core.committed = None, None
             self.core.bus.emit(Started(thread_id, value))
             notes = [
                 self.core.store_call("save_input", value),
@@ -222,12 +224,15 @@ class MotionVerbs:
 
     def ensure_live(self, command: str) -> Outcome | None:
         """Make the current snapshot a live run if needed (``None``), or the failure."""
-        if self.core.engine.live:
+        engine = self.core.engine
+        if engine.live:
             return None
+        old = None if engine.is_latest() else engine.snapshot_index()
         try:
-            self.core.engine.materialise()
+            engine.materialise()
         except Exception as exc:
             return self.fail(command, exc)
+        self._branched_from = old
         return self._to_first_plan(command)
 
     def _to_first_plan(self, command: str) -> Outcome | None:
@@ -274,6 +279,7 @@ class MotionVerbs:
         commits = tuple(driver.commits)
         if commits:
             self.core.last_commit = commits[-1]
+            self.core.committed = (commits[-1], self.core.engine.checkpoint_id)
         self.core.interrupts = ()
         new_status: SessionStatus
         status, step = settled.status, settled.step
@@ -296,7 +302,9 @@ class MotionVerbs:
         self.core.retry_step = step if new_status == "error" else None
         if new_status == "paused":
             self.track_plan()
+        branch = self.branch_note()
         notes = (
+            *((branch,) if branch else ()),
             *(_describe_inner(t) for t in self.core.driver.inner),
             *(_describe_subgraph(t) for t in self.core.engine.tasks() if t.subgraph),
             *(_describe_mutation(m) for m in self.core.engine.collect_mutations()),
@@ -330,6 +338,20 @@ class MotionVerbs:
         message = "Interrupted (Ctrl-C); the unfinished step will run again."
         return self.core.publish(Outcome(command, True, "paused", message, self.core.stop))
 
+    def branch_note(self) -> str | None:
+        """What running from an older snapshot did (LANGGRAPH_SEMANTICS.md 5.7), once."""
+        old, self._branched_from = self._branched_from, None
+        if old is None:
+            return None
+        forks = [e for e in self.core.engine.history() if e.source == "fork"]
+        fork = next((e for e in reversed(forks) if e.parent_index == old), None)
+        if fork is None:
+            return f"New branch from snapshot {old}; the old branch stays in `history`."
+        return (
+            f"New branch from snapshot {old}: LangGraph first records a fork of it (snapshot "
+            f"{fork.index}, step {fork.step}), so this branch counts steps from {fork.step + 1}."
+        )
+
     def _stand(self, command: str) -> Outcome:
         """Take status and stop from the stored snapshot the session now stands at."""
         engine = self.core.engine
@@ -350,6 +372,9 @@ class MotionVerbs:
         elif not tasks:
             status = "done"
         kind: StopKind = "goto"
+        committed = self.core.committed  # its diff is of the snapshot it made, not of others
+        here = committed is not None and committed[1] == engine.checkpoint_id
+        self.core.last_commit = committed[0] if committed is not None and here else None
         self.core.status = status
         self.core.retry_step = step if status == "error" else None
         self.core.stop = Stop(kind, step, error=error, interrupts=self.core.interrupts)
@@ -360,6 +385,8 @@ class MotionVerbs:
             f"At snapshot {self.core.snapshot_index()} (recorded at step {step - 1}): "
             f"the run is {status}{before}."
         )
+        if status == "paused" and not latest:
+            message += " Stepping or editing from here starts a new branch."
         if error is not None and error.phase != "task":
             message += "\n" + describe_stop(replace(self.core.stop, kind="exception"))
         return self.core.publish(Outcome(command, True, status, message, self.core.stop))

@@ -21,7 +21,14 @@ from sgdebug.inspect.channels import (
 from sgdebug.inspect.diff import Diff, DiffLine, apply, diff_lines, summary
 from sgdebug.inspect.drawing import Box, Drawing, DrawnEdge, DrawnNode, draw, draw_list
 from sgdebug.inspect.graph_model import GraphModel
-from sgdebug.inspect.history import HistoryNode, HistoryRow, HistoryTree, history_tree
+from sgdebug.inspect.history import (
+    HistoryNode,
+    HistoryRow,
+    HistoryTree,
+    SnapshotLink,
+    history_tree,
+    link_tree,
+)
 from sgdebug.inspect.step_diff import (
     ChannelDiff,
     SnapshotDiff,
@@ -66,6 +73,7 @@ __all__ = [
     "HistoryNode",
     "HistoryRow",
     "HistoryTree",
+    "SnapshotLink",
     "LastChange",
     "SnapshotDiff",
     "StepDiff",
@@ -79,6 +87,7 @@ __all__ = [
     "fold_changes",
     "fold_edit",
     "history_tree",
+    "link_tree",
     "reducer_diff",
     "snapshot_changes",
     "snapshot_channel_rows",

@@ -15,7 +15,15 @@ from typing import Any, Final
 
 from sgdebug.runtime import StateSnapshot
 
-__all__ = ["HistoryNode", "HistoryRow", "HistoryTree", "history_tree", "short_ids"]
+__all__ = [
+    "HistoryNode",
+    "HistoryRow",
+    "HistoryTree",
+    "SnapshotLink",
+    "history_tree",
+    "link_tree",
+    "short_ids",
+]
 
 SHORT_ID_MIN: Final = 6
 """Shortest short id."""
@@ -60,8 +68,27 @@ class HistoryNode:
     """Whether it is the snapshot the debugger looks at."""
     on_cursor_path: bool
     """Whether it is the cursor or one of its ancestors."""
-    snapshot: StateSnapshot
-    """The snapshot itself."""
+    snapshot: StateSnapshot | None = None
+    """The snapshot itself (``None`` for a tree laid out from :class:`SnapshotLink` s)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotLink:
+    """What the tree needs of one snapshot, without its values (a session's history entry)."""
+
+    id: str
+    """Its checkpoint id."""
+    parent_id: str | None
+    """Its parent's checkpoint id."""
+    step: int
+    """``metadata['step']``."""
+    source: str
+    """``input``, ``loop``, ``update`` or ``fork``."""
+    created_at: str | None = None
+    ran: tuple[str, ...] = ()
+    """Nodes whose writes made it."""
+    next: tuple[str, ...] = ()
+    interrupted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,58 +162,77 @@ def history_tree(snapshots: Iterable[StateSnapshot], cursor: str | None = None) 
     ``cursor`` is the checkpoint id the debugger shows; it defaults to the newest snapshot.
     """
     by_id = _unique(snapshots)
+    links = [_link(snap, by_id) for snap in by_id.values()]
+    return link_tree(links, cursor, by_id)
+
+
+def link_tree(
+    links: Iterable[SnapshotLink],
+    cursor: str | None = None,
+    snapshots: Mapping[str, StateSnapshot] | None = None,
+) -> HistoryTree:
+    """The tree of ``links`` (any order; ids sort oldest first), the cursor defaulting to the
+    newest; ``snapshots`` (by id) are kept on the nodes when given."""
+    by_id = {link.id: link for link in links}
     ids = sorted(by_id)
     children: dict[str, list[str]] = {i: [] for i in ids}
-    parents: dict[str, str | None] = {}
     for ident in ids:
-        parent = parents[ident] = _parent_id(by_id[ident])
+        parent = by_id[ident].parent_id
         if parent in children:
             children[parent].append(ident)
     if cursor not in by_id:
         cursor = ids[-1] if ids else None
-    on_path = _ancestors(cursor, parents)
+    on_path = _ancestors(cursor, {i: by_id[i].parent_id for i in ids})
     shorts = short_ids(ids)
+    kept = snapshots or {}
     nodes = tuple(
-        _node(ident, i, shorts, (children, parents, by_id), (cursor, on_path))
+        _node(by_id[ident], i, shorts[ident], children[ident], (cursor, on_path), kept.get(ident))
         for i, ident in enumerate(ids)
     )
-    roots = tuple(i for i in ids if parents[i] not in by_id)
+    roots = tuple(i for i in ids if by_id[i].parent_id not in by_id)
     return HistoryTree(nodes, _rows(roots, children), roots, cursor)
 
 
-def _node(
-    ident: str,
-    index: int,
-    shorts: dict[str, str],
-    links: tuple[dict[str, list[str]], dict[str, str | None], dict[str, StateSnapshot]],
-    marks: tuple[str | None, set[str]],
-) -> HistoryNode:
-    children, parents, by_id = links
-    cursor, on_path = marks
-    snap = by_id[ident]
+def _link(snap: StateSnapshot, by_id: Mapping[str, StateSnapshot]) -> SnapshotLink:
     meta = snap.metadata or {}
     source = str(meta.get("source", "?"))
-    parent = by_id.get(parents[ident] or "")
+    parent_id = _parent_id(snap)
+    parent = by_id.get(parent_id or "")
     ran: tuple[str, ...] = ()
     if source == "loop" and parent is not None:
         ran = tuple(t.name for t in parent.tasks if t.result is not None)
+    return SnapshotLink(
+        _id(snap), parent_id, int(meta.get("step", -1)), source, snap.created_at, ran,
+        tuple(snap.next), bool(snap.interrupts),
+    )  # fmt: skip
+
+
+def _node(
+    link: SnapshotLink,
+    index: int,
+    short: str,
+    children: list[str],
+    marks: tuple[str | None, set[str]],
+    snapshot: StateSnapshot | None,
+) -> HistoryNode:
+    cursor, on_path = marks
     return HistoryNode(
-        id=ident,
-        short_id=shorts[ident],
+        id=link.id,
+        short_id=short,
         index=index,
-        parent_id=parents[ident],
-        children=tuple(children[ident]),
-        step=int(meta.get("step", -1)),
-        source=source,
-        ran=ran,
-        next=tuple(snap.next),
-        created_at=snap.created_at,
-        interrupted=bool(snap.interrupts),
-        is_branch_point=len(children[ident]) > 1,
-        is_leaf=not children[ident],
-        is_cursor=ident == cursor,
-        on_cursor_path=ident in on_path,
-        snapshot=snap,
+        parent_id=link.parent_id,
+        children=tuple(children),
+        step=link.step,
+        source=link.source,
+        ran=link.ran,
+        next=link.next,
+        created_at=link.created_at,
+        interrupted=link.interrupted,
+        is_branch_point=len(children) > 1,
+        is_leaf=not children,
+        is_cursor=link.id == cursor,
+        on_cursor_path=link.id in on_path,
+        snapshot=snapshot,
     )
 
 

@@ -21,6 +21,7 @@ from sgdebug.debugger import (
     Stepped,
     format_outcome,
 )
+from sgdebug.debugger.frame import current_frame
 from sgdebug.debugger.render import format_value
 from sgdebug.repl import views
 from sgdebug.runtime import StateSnapshot
@@ -110,10 +111,13 @@ class Printer:
             return views.graph_view(session, value, self.console.width)
         if isinstance(value, StateSnapshot):
             return views.snapshot_view(session, value, outcome.message or "snapshot")
-        if command == "state":
-            record = session.view().last_commit
-            changed = [c.channel for c in record.changes] if record is not None else []
-            return views.state_table(session, value, changed, whole=outcome.whole)
+        if command == "state":  # marked as the TUI's channel table marks them
+            rows = current_frame(session).channels
+            changed = [r.name for r in rows if r.changed]
+            in_place = {r.name: r.in_place for r in rows if r.in_place is not None}
+            return views.state_table(
+                session, value, changed, in_place=in_place, whole=outcome.whole
+            )
         if command == "tasks":
             return views.tasks_table(value, session.view().step)
         if command == "breaks":

@@ -59,17 +59,21 @@ def pretty(value: Any, *, whole: bool = False) -> RenderableType:
 
 
 def state_table(
-    session: Session, values: Any, changed: Iterable[str] = (), *, whole: bool = False
+    session: Session,
+    values: Any,
+    changed: Iterable[str] = (),
+    *,
+    in_place: Mapping[str, tuple[int, tuple[str, ...]]] | None = None,
+    whole: bool = False,
 ) -> RenderableType:
-    """The state: one row per key with its channel kind; keys the last step changed bold
-    (``whole``: long values are not cut)."""
+    """The state: one row per key with its channel kind; the keys in ``changed`` bold, those
+    in ``in_place`` (key -> step, nodes) marked as changed in place (``whole``: long values
+    are not cut)."""
     if not isinstance(values, Mapping):
         return pretty(values, whole=whole)
     fields = session.model.user_fields
     fresh = set(changed)
-    view = session.view()
-    # Changed in place by the last step (or by the node that raised in the step now pending).
-    in_place = {m.channel: m for m in view.mutations if m.step >= view.step - 1}
+    marks = in_place or {}
     table = Table(box=None, show_header=True, header_style="dim", pad_edge=False)
     table.add_column("key", style="cyan", no_wrap=True)
     table.add_column("kind", style="dim", no_wrap=True)
@@ -78,10 +82,10 @@ def state_table(
     for name in names:
         kind: RenderableType = channel_kind(fields[name])[0] if name in fields else ""
         label = Text(name, style="bold yellow" if name in fresh else "cyan")
-        found = in_place.get(name)
+        found = marks.get(name)
         if found is not None:
-            nodes = ", ".join(found.nodes) or "?"
-            kind = Text(f"{kind} ! in place: {nodes} @{found.step}".strip(), style="bold red")
+            step, nodes = found[0], ", ".join(found[1]) or "?"
+            kind = Text(f"{kind} ! in place: {nodes} @{step}".strip(), style="bold red")
         value = values[name]
         shown: RenderableType = (
             Text("(empty)", style="dim") if value is MISSING else pretty(value, whole=whole)

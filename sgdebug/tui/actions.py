@@ -10,17 +10,25 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from textual import events
 from textual.app import SuspendNotSupported
+from textual.binding import Binding
 from textual.widget import Widget
 from textual.worker import Worker
 
 from sgdebug.debugger import Outcome, Session
+from sgdebug.debugger.frame import END_NODE, START_NODE, Frame, FrameBuilder
 from sgdebug.tui.details import editable_text, node_details
-from sgdebug.tui.frame import END_NODE, START_NODE, Frame, FrameBuilder
-from sgdebug.tui.keys import key_command
+from sgdebug.tui.keys import (
+    KEY_COMMANDS,
+    TUI_BINDINGS,
+    KeyCommand,
+    command_bindings,
+    help_rows,
+    key_command,
+)
 from sgdebug.tui.layout import DETAIL_PANES, next_pane
 from sgdebug.tui.screens.confirm_screen import ConfirmScreen
 from sgdebug.tui.screens.edit_screen import EditScreen
@@ -32,6 +40,7 @@ from sgdebug.tui.widgets.command_line import CommandLine
 from sgdebug.tui.widgets.graph_pane import GraphPane
 from sgdebug.tui.widgets.history_pane import HistoryPane
 from sgdebug.tui.widgets.log_pane import LogPane
+from sgdebug.tui.widgets.tasks_pane import TasksPane
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -44,8 +53,10 @@ else:
 
 __all__ = ["ActionsMixin"]
 
-_PANE_COMMANDS = {"tasks": "tasks", "history": "history", "graph": "graph"}
-"""Commands whose answer is a pane: their key shows the pane."""
+TUI_ANSWERS: Final = frozenset({"help", "quit"})
+"""Commands the TUI answers itself, even while the engine is busy: the help screen and the
+quit confirmation (a command with a ``pane`` is answered by showing that pane)."""
+_RUNNING = "A command is running: quit anyway? Its running node is interrupted."
 _UNSAVED = (
     "Quit and discard this session? It is not saved: start sgdebug with --session FILE "
     "to keep a session and reopen it later."
@@ -67,6 +78,7 @@ class ActionsMixin(_Base):
     _real_node_selected: bool = True
     builder: FrameBuilder
     stopper: EngineStopper
+    user_keymap: dict[str, str]
     quitting: bool
     quit_pending: bool
     engine_left_running: bool
@@ -80,7 +92,6 @@ class ActionsMixin(_Base):
         def show_detail(self, pane: str) -> None: ...
         def why_not(self, name: str) -> str | None: ...
         def refresh_inspector(self) -> None: ...
-        def keys_help(self) -> Iterable[tuple[str, str]]: ...
         @property
         def exit_status(self) -> int: ...
 
@@ -104,12 +115,12 @@ class ActionsMixin(_Base):
             item = key_command(binding_id)
         except KeyError:
             return False
-        if item.command in _PANE_COMMANDS or item.command in ("help", "quit"):
+        if item.pane is not None or item.command in TUI_ANSWERS:
             return True
         if self.session.engine.capabilities.why_not(item.command) is not None:
             return None  # shown dimmed: the engine cannot run it (a press says why)
         if self.why_not(item.command) is not None:
-            return False
+            return False  # hidden: a press says why (see on_key)
         if item.needs == "node":
             return self.selected_node is not None
         if item.needs == "channel":
@@ -117,21 +128,31 @@ class ActionsMixin(_Base):
         return True
 
     def on_key(self, event: events.Key) -> None:
-        """A key whose command this engine cannot run (dimmed in the footer) says why."""
+        """A command key that cannot run now says why instead of doing nothing."""
+        if self.screen is not self.screen_stack[0] or isinstance(self.focused, CommandLine):
+            return
+        item = self._key_item(event.key)
         active = self.active_bindings.get(event.key)
-        if active is None or active.enabled or not active.binding.id:
+        if item is None or (active is not None and active.enabled):
             return
-        try:
-            item = key_command(active.binding.id)
-        except KeyError:
+        reason = self.why_not(item.command)
+        if reason is None and item.needs != "nothing":
+            reason = f"select a {item.needs} first"
+        if reason is None:
             return
-        reason = self.session.engine.capabilities.why_not(item.command)
-        if reason is not None:
-            event.stop()
-            engine = self.session.engine.capabilities.engine
-            self.query_one(LogPane).write_note(
-                f"{item.command}: not available on the {engine} engine: {reason}"
-            )
+        event.stop()
+        if self.session.status == "done" and not self.busy:
+            reason += " (keys: r restarts, h browses the history)"
+        self.query_one(LogPane).write_note(f"{item.command}: {reason}")
+
+    def _key_item(self, key: str) -> KeyCommand | None:
+        """The key command ``key`` presses (the keymap applied)."""
+        keymap = self.user_keymap
+        for item in KEY_COMMANDS:
+            default = f"{item.key},f1" if item.id == "help" else item.key
+            if key in keymap.get(item.id, default).split(","):
+                return item
+        return None
 
     @property
     def selected_node(self) -> str | None:
@@ -149,14 +170,16 @@ class ActionsMixin(_Base):
             self.push_screen(HelpScreen(self.keys_help()))
         elif name == "quit":
             self.request_quit()
-        elif name in _PANE_COMMANDS:
-            self.focus_pane(_PANE_COMMANDS[name])
+        elif item.pane is not None:
+            self.focus_pane(item.pane)
         elif binding_id in ("break", "break_after"):
             self._toggle_break("after" if binding_id == "break_after" else "before")
         elif name == "set":
             self.edit_selected()
         elif name == "resume":
             self.type_command("resume ")
+        elif name == "restart":
+            self.request_restart()
         elif item.needs == "node" and self.selected_node:
             self.run_lines([f"{name} {self.selected_node}"])
         elif item.needs == "channel" and self.query_one(ChannelsPane).selected:
@@ -224,6 +247,44 @@ class ActionsMixin(_Base):
         self.builder.forget()  # the REPL may have moved anywhere
         self.run_lines((), echo=False)
 
+    def request_restart(self) -> None:
+        """Restart, asking first when the run has a history the new run would leave behind."""
+        entries = self.frame.entries if self.frame is not None else ()
+        if len(entries) <= 1:
+            self.run_lines(["restart"])
+            return
+        kept = "it stays in the session file" if self.session.store else "it is not saved"
+        question = (
+            f"Start a new run from the input? This run's history ({len(entries)} snapshots) "
+            f"leaves the screen, and {kept}."
+        )
+        self.push_screen(ConfirmScreen(question), self._restart_if)
+
+    def _restart_if(self, yes: bool | None) -> None:
+        if yes:
+            self.run_lines(["restart"])
+
+    # -- help ------------------------------------------------------------------------------
+
+    def keys_help(self) -> Iterable[tuple[str, str]]:
+        """(keys, what they do) for the help screen, with the keymap applied."""
+        defaults = {b.id: b.key for b in (*command_bindings(), *TUI_BINDINGS) if b.id}
+        caps = self.session.engine.capabilities
+        for binding_id, does in help_rows():
+            keys = self.user_keymap.get(binding_id) or defaults.get(binding_id, "")
+            shown = ", ".join(self.get_key_display(Binding(k, "")) for k in keys.split(",") if k)
+            try:
+                missing = caps.why_not(key_command(binding_id).command)
+            except KeyError:
+                missing = None
+            if shown and missing is not None:
+                yield shown, f"{does} (not on the {caps.engine} engine: {missing})"
+            elif shown:
+                yield shown, does
+        yield "arrows", "Select a node in the graph; move in tables and the history"
+        yield "enter", "Node details (graph); go to a snapshot (history); the whole log (log)"
+        yield "ctrl+p", "Command palette: every command"
+
     # -- quitting --------------------------------------------------------------------------
 
     def request_quit(self) -> None:
@@ -232,8 +293,14 @@ class ActionsMixin(_Base):
             self.session.request_pause()
         if self.session.store is None and self.session.started:
             self.push_screen(ConfirmScreen(_UNSAVED), self._quit_if)
+        elif self.busy:
+            self.push_screen(ConfirmScreen(_RUNNING), self._quit_if)
         else:
             self.quit_session()
+
+    async def action_quit(self) -> None:
+        """Textual's own quit (Ctrl+Q, the palette) asks first too."""
+        self.request_quit()
 
     def _quit_if(self, yes: bool | None) -> None:
         if yes:
@@ -296,6 +363,10 @@ class ActionsMixin(_Base):
         self, message: ChannelsPane.ChannelHighlighted
     ) -> None:
         self.inspecting = ("channel", message.name)
+        self.refresh_inspector()
+
+    def on_tasks_pane_task_highlighted(self, message: TasksPane.TaskHighlighted) -> None:
+        self.inspecting = ("task", message.task_id)
         self.refresh_inspector()
 
     def on_history_pane_snapshot_highlighted(
@@ -364,6 +435,8 @@ class ActionsMixin(_Base):
             self.push_screen(HelpScreen(self.keys_help()))
         elif name == "quit":
             self.request_quit()
+        elif name == "restart":
+            self.request_restart()
         else:
             self.run_lines([name])
 

@@ -2,13 +2,14 @@
 
 Every action runs a command of the shared registry through :func:`sgdebug.debugger.run_line`
 in the engine worker (a thread), so a node that sleeps never blocks the screen; the worker
-builds the next :class:`~sgdebug.tui.frame.Frame` and posts it back. Session events seen
+builds the next :class:`~sgdebug.debugger.frame.Frame` and posts it back. Session events seen
 while a verb runs (a step committed, a task finished) update the status line and the graph.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import partial
@@ -16,10 +17,11 @@ from pathlib import Path, PurePath
 from typing import Any, ClassVar
 
 from textual import events, on, work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, Keymap
 from textual.containers import Container
 from textual.message import Message
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 from textual.worker import Worker
@@ -34,10 +36,12 @@ from sgdebug.debugger import (
     run_line,
     start_notes,
 )
+from sgdebug.debugger.commands import spec_of
+from sgdebug.debugger.frame import Frame, FrameBuilder, NodeStatus, with_running
 from sgdebug.inspect.topology import topology
-from sgdebug.tui.actions import ActionsMixin
-from sgdebug.tui.frame import Frame, FrameBuilder, NodeStatus, with_running
-from sgdebug.tui.keys import TUI_BINDINGS, command_bindings, help_rows, key_command
+from sgdebug.tui.actions import TUI_ANSWERS, ActionsMixin
+from sgdebug.tui.details import task_details
+from sgdebug.tui.keys import TUI_BINDINGS, command_bindings
 from sgdebug.tui.layout import DETAIL_PANES, layout_for
 from sgdebug.tui.palette import CommandsProvider
 from sgdebug.tui.screens.help_screen import HelpScreen
@@ -60,7 +64,6 @@ __all__ = ["DebuggerApp", "ReplRunner"]
 ReplRunner = Callable[[Session], object]
 """Runs the REPL on the session until the user leaves it (``!`` suspends the TUI into it)."""
 _STYLES = Path(__file__).parent / "styles"
-_MOTION = frozenset({"step", "task", "continue", "until", "retry", "resume", "restart"})
 _TITLES = {
     "graph": "Graph",
     "channels": "Channels",
@@ -111,6 +114,16 @@ class DebuggerApp(ActionsMixin, App[int]):
         def can_replace(self, message: Message) -> bool:
             return isinstance(message, DebuggerApp.Progressed)
 
+    class Moving(Message):
+        """A frame taken while a command moves the run (noisy: only the latest counts)."""
+
+        def __init__(self, frame: Frame) -> None:
+            super().__init__()
+            self.frame = frame
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, DebuggerApp.Moving)
+
     class TaskFinished(Message):
         """A task of the running superstep finished."""
 
@@ -150,6 +163,9 @@ class DebuggerApp(ActionsMixin, App[int]):
         self.engine_left_running = False
         """The app exited while a node would not stop (the process must not wait for it)."""
         self._restore_signals: Callable[[], None] = lambda: None
+        self.live_interval = 0.25
+        """Seconds between the frames shown while a command moves the run."""
+        self._live_at = 0.0
 
     # -- composing -------------------------------------------------------------------------
 
@@ -215,8 +231,8 @@ class DebuggerApp(ActionsMixin, App[int]):
                 log.write_command(line)
         self.busy = True
         self._idle.clear()
-        words = {line.split(maxsplit=1)[0] for line in lines if line.strip()}
-        if self.frame is not None and words & _MOTION:
+        specs = [spec_of(line.split(maxsplit=1)[0]) for line in lines if line.strip()]
+        if self.frame is not None and any(s is not None and s.kind == "motion" for s in specs):
             self._show_running(self.frame)
         self.refresh_bindings()
         return self._engine(lines)
@@ -225,17 +241,16 @@ class DebuggerApp(ActionsMixin, App[int]):
     def _engine(self, lines: tuple[str, ...]) -> tuple[Outcome, ...]:
         outcomes: list[Outcome] = []
         frame: Frame | None = None
-        words = [line.split(maxsplit=1)[0] for line in lines if line]
         try:
             with self.stopper.running():
                 for line in lines:
                     outcome = run_line(self.session, line)
                     if outcome is not None:
                         outcomes.append(outcome)
-                frame = self.builder.build(words)
+                frame = self.builder.build()
         except KeyboardInterrupt:  # Ctrl+C twice, outside a node (a long `print`, say)
             outcomes.append(Outcome("tui", False, self.session.status, "Interrupted (Ctrl-C)."))
-            frame = self._frame_after_interrupt(words)
+            frame = self._frame_after_interrupt()
         except Exception as exc:  # a bug of ours: report it, keep the TUI alive
             outcomes.append(Outcome("tui", False, self.session.status, f"internal error: {exc!r}"))
         self.post_message(self.CommandsFinished(lines, tuple(outcomes), frame))
@@ -260,8 +275,28 @@ class DebuggerApp(ActionsMixin, App[int]):
             self.post_message(self.Progressed(event.record.step + 1, self._last_ran))
         elif isinstance(event, Planned):
             self.post_message(self.Progressed(event.step, self._last_ran, event.tasks))
+            self._live_frame()
         elif isinstance(event, TaskRan):
             self.post_message(self.TaskFinished(event.task.name))
+
+    def _live_frame(self) -> None:
+        """Runs in the engine thread at a plan: every pane's data, at most every
+        :attr:`live_interval` seconds, while a command moves the run."""
+        now = time.monotonic()
+        if not self.busy or now - self._live_at < self.live_interval:
+            return
+        self._live_at = now
+        try:
+            frame = self.builder.build()
+        except Exception:  # a live frame is a nicety: the final one follows
+            return
+        self.post_message(self.Moving(frame))
+
+    @on(Moving)
+    def _show_live(self, message: Moving) -> None:
+        if self.busy:
+            self.show_frame(message.frame)
+            self._show_running(message.frame)
 
     @on(CommandsFinished)
     def _show_results(self, message: CommandsFinished) -> None:
@@ -276,9 +311,9 @@ class DebuggerApp(ActionsMixin, App[int]):
         if any(o.command == "quit" and o.ok for o in message.outcomes):
             self.exit_now(self.exit_status)
 
-    def _frame_after_interrupt(self, words: list[str]) -> Frame | None:
+    def _frame_after_interrupt(self) -> Frame | None:
         try:
-            return self.builder.build(words)
+            return self.builder.build()
         except Exception:
             return None
 
@@ -347,6 +382,9 @@ class DebuggerApp(ActionsMixin, App[int]):
 
     def show_frame(self, frame: Frame) -> None:
         """Draw every pane from ``frame``."""
+        moved = self.frame is None or self.frame.view.checkpoint_id != frame.view.checkpoint_id
+        if moved and self.inspecting is not None and self.inspecting[0] == "snapshot":
+            self.inspecting = None  # the session moved: show its values, not an old snapshot's
         self.frame = frame
         self.frames_shown += 1
         view = frame.view
@@ -354,8 +392,8 @@ class DebuggerApp(ActionsMixin, App[int]):
         self.query_one(GraphPane).show_states({n.name: n for n in frame.nodes})
         self.query_one(ChannelsPane).show_rows(frame.channels)
         self.query_one(TasksPane).show_rows(frame.tasks)
-        self.query_one(DiffPane).show_diff(frame.step_diff)
-        self.query_one(HistoryPane).show_tree(frame.history, frame.entries)
+        self.query_one(DiffPane).show_diff(frame.step_diff, frame.diff_note)
+        self.query_one(HistoryPane).show_tree(frame.history, frame.entries, frame.step_times)
         failed = view.error is not None and view.status in ("error", "failed")
         traceback = self.query_one(TracebackPane)
         if failed and view.error is not None:
@@ -367,7 +405,9 @@ class DebuggerApp(ActionsMixin, App[int]):
             self.show_detail("diff")
         panes.set_class(failed, "-failed")
         if self.inspecting is None and frame.channels:
-            self.inspecting = ("channel", frame.channels[0].name)
+            selected = self.query_one(ChannelsPane).selected
+            names = [r.name for r in frame.channels]
+            self.inspecting = ("channel", selected if selected in names else names[0])
         self.refresh_inspector()
 
     def refresh_inspector(self) -> None:
@@ -388,6 +428,14 @@ class DebuggerApp(ActionsMixin, App[int]):
                     step, nodes = row.in_place
                     subject += f" · changed in place by {', '.join(nodes) or '?'} @{step}"
                 inspector.show_value(subject, key, row.value)
+            return
+        if kind == "task":
+            task = next((t for t in frame.view.tasks if t.id == key), None)
+            if task is None:
+                inspector.show_nothing("That task is no longer pending.")
+            else:
+                subject, value = task_details(task)
+                inspector.show_value(subject, task.name, value)
             return
         if not 0 <= key < len(frame.entries):
             inspector.show_nothing(f"No snapshot #{key}.")
@@ -433,29 +481,21 @@ class DebuggerApp(ActionsMixin, App[int]):
 
     def why_not(self, name: str) -> str | None:
         """Why command ``name`` cannot run now (``None`` when it can)."""
-        if self.busy and name not in ("help", "quit", "graph", "history", "tasks"):
+        spec = spec_of(name)
+        answered_here = name in TUI_ANSWERS or (spec is not None and spec.pane is not None)
+        if self.busy and not answered_here:
             return "busy: a command is running (Ctrl+C pauses it)"
+        if self.frame is not None and spec is not None:  # the session as the screen shows it
+            return self.frame.unavailable.get(spec.name)
         return self.session.why_not(name)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's own palette commands, grouped under ``Screen:`` after ours; its quit is
+        left out (``quit`` asks first)."""
+        for command in super().get_system_commands(screen):
+            if command.title != "Quit":
+                yield SystemCommand(f"Screen: {command.title}", command.help, command.callback)
 
     def set_keymap(self, keymap: Keymap) -> None:
         self.user_keymap = dict(keymap)
         super().set_keymap(keymap)
-
-    def keys_help(self) -> Iterable[tuple[str, str]]:
-        """(keys, what they do) for the help screen, with the keymap applied."""
-        defaults = {b.id: b.key for b in self.BINDINGS if isinstance(b, Binding) and b.id}
-        caps = self.session.engine.capabilities
-        for binding_id, does in help_rows():
-            keys = self.user_keymap.get(binding_id) or defaults.get(binding_id, "")
-            shown = ", ".join(self.get_key_display(Binding(k, "")) for k in keys.split(",") if k)
-            try:
-                missing = caps.why_not(key_command(binding_id).command)
-            except KeyError:
-                missing = None
-            if shown and missing is not None:
-                yield shown, f"{does} (not on the {caps.engine} engine: {missing})"
-            elif shown:
-                yield shown, does
-        yield "arrows", "Select a node in the graph; move in tables and the history"
-        yield "enter", "Node details (graph); go to a snapshot (history); the whole log (log)"
-        yield "ctrl+p", "Command palette: every command"

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from rich.style import Style
 from rich.text import Text
 
+from sgdebug.debugger.frame import NodeState, NodeStatus
 from sgdebug.inspect import Drawing, DrawnNode
 from sgdebug.inspect.drawing import legend_for
-from sgdebug.tui.frame import NodeState, NodeStatus
 
 __all__ = [
     "BREAK_GLYPH",

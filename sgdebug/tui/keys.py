@@ -1,22 +1,21 @@
 """The TUI's keys, built from the command registry: one binding per keyed command.
 
 Each :class:`KeyCommand` runs a command of :data:`sgdebug.debugger.COMMANDS`, filling in
-what the key stands for from the screen (the selected node or channel). Binding ids are
+what the key takes from the screen (the selected node or channel); its key, footer label,
+whether the footer shows it and its help line are the command's own fields. Binding ids are
 the command names, so Textual's keymap remaps them (``app.set_keymap({"step": "n"})``).
-
-The issue's keys take precedence over the registry where they differ: ``B`` is a breakpoint
-after the selected node, so ``breaks`` (which the registry binds to ``B``) is left to the
-command line and the palette in the TUI.
+Only ``B`` (a breakpoint after the selected node: a second key for ``break``) is the TUI's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
 from textual.binding import Binding
 
 from sgdebug.debugger import COMMANDS, CommandSpec
+from sgdebug.debugger.command_spec import Takes
 
 __all__ = [
     "KEY_COMMANDS",
@@ -26,8 +25,6 @@ __all__ = [
     "help_rows",
     "key_command",
 ]
-
-Needs = Literal["nothing", "node", "channel"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,69 +41,42 @@ class KeyCommand:
     """The footer's label."""
     show: bool
     """Whether the footer shows it."""
-    needs: Needs = "nothing"
+    needs: Takes = "nothing"
     """What the command takes from the screen: the selected node or channel."""
     help: str = ""
     """What the key does, for the help screen."""
+    pane: str | None = None
+    """The pane the key shows instead of running the command."""
 
 
-_LABELS: Final[dict[str, str]] = {
-    "resume": "Answer",
-    "continue": "Continue",
-    "retry": "Retry",
-    "restart": "Restart",
-    "break": "Break",
-    "history": "History",
-}
-_FOOTER: Final = frozenset({"step", "task", "continue", "break", "help", "quit", "retry", "resume"})
-_NEEDS: Final[dict[str, Needs]] = {"until": "node", "break": "node", "watch": "channel"}
-_HELP: Final[dict[str, str]] = {
-    "step": "Run one superstep (`step N` on the command line runs N)",
-    "task": "Run one pending task of this superstep (the first one)",
-    "restart": "Start a new run with the same input (`restart INPUT` for another)",
-    "resume": "Answer the pending interrupt() (starts `resume ANSWER` on the command line)",
-    "until": "Run until the selected node is about to run",
-    "break": "Toggle a breakpoint before the selected node",
-    "watch": "Watch the selected channel (break when a step changes it)",
-    "tasks": "Show the tasks pane",
-    "history": "Show the history pane (Enter there goes to a snapshot)",
-    "graph": "Show the graph pane",
-    "diff": "Diff the current snapshot with its parent (in the log)",
-    "help": "This help",
-    "quit": "Quit (asks first when the session is not saved)",
-}
-_EXTRA: Final = (
-    KeyCommand(
-        "break_after", "B", "break", "Break after", False, "node",
-        "Toggle a breakpoint after the selected node",
-    ),
-    KeyCommand(
-        "set", "e", "set", "Edit", True, "channel",
-        "Edit the selected channel's value (a Python literal; Ctrl+S saves)",
-    ),
+_BREAK_AFTER: Final = KeyCommand(
+    "break_after", "B", "break", "Break after", False, "node",
+    "Toggle a breakpoint after the selected node",
 )  # fmt: skip
-"""Keys of the issue that the registry does not define (they need the screen's selection)."""
+"""The one key the registry does not define: ``break`` takes ``b`` (before)."""
 
 
-def _from_spec(spec: CommandSpec, taken: set[str]) -> KeyCommand | None:
-    if spec.key is None or spec.key in taken:
+def _from_spec(spec: CommandSpec) -> KeyCommand | None:
+    if spec.key is None:
         return None
-    label = _LABELS.get(spec.name, spec.name.capitalize())
     return KeyCommand(
         spec.name,
         spec.key,
         spec.name,
-        label,
-        spec.name in _FOOTER,
-        _NEEDS.get(spec.name, "nothing"),
-        _HELP.get(spec.name, spec.summary.rstrip(".")),
+        spec.key_label,
+        spec.footer,
+        spec.takes,
+        spec.key_help or spec.summary.rstrip("."),
+        spec.pane,
     )
 
 
 def _build() -> tuple[KeyCommand, ...]:
-    taken = {k.key for k in _EXTRA}
-    found = [k for k in (_from_spec(s, taken) for s in COMMANDS) if k is not None]
-    return (*found, *_EXTRA)
+    found = [k for k in (_from_spec(s) for s in COMMANDS) if k is not None]
+    keys = [k.key for k in (*found, _BREAK_AFTER)]
+    if len(set(keys)) != len(keys):
+        raise RuntimeError(f"two commands share a key: {sorted(keys)}")
+    return (*found, _BREAK_AFTER)
 
 
 KEY_COMMANDS: tuple[KeyCommand, ...] = _build()

@@ -149,7 +149,7 @@ def test_snapshot_rows_from_history_agree_with_the_live_run(name: str) -> None:
     tree = history_tree(graph.get_state_history(config))
     live_graph, run, hook = _run(name)
 
-    path = [n.snapshot for n in tree.path_to(tree.cursor or "")]
+    path = [n.snapshot for n in tree.path_to(tree.cursor or "") if n.snapshot is not None]
     rows = snapshot_channel_rows(graph, path[-1], changes_from_history(path))
     live = channel_rows(live_graph, run, fold_changes(hook.records))
 
@@ -172,7 +172,7 @@ def test_update_state_changes_are_written_by_update() -> None:
     snapshots = list(graph.get_state_history(config))
     tree = history_tree(snapshots)
 
-    path = [n.snapshot for n in tree.path_to(tree.cursor or "")]
+    path = [n.snapshot for n in tree.path_to(tree.cursor or "") if n.snapshot is not None]
     rows = {r.name: r for r in snapshot_channel_rows(graph, path[-1], changes_from_history(path))}
 
     assert rows["count"].writers == (UPDATE_WRITER,)
@@ -230,7 +230,7 @@ def test_an_edit_snapshot_marks_only_the_keys_the_edit_changed() -> None:
     run.edit([("count", 7)])  # saved as an ``update`` snapshot at the commit's step
     tree = history_tree(graph.get_state_history(config))
 
-    path = [n.snapshot for n in tree.path_to(tree.cursor or "")]
+    path = [n.snapshot for n in tree.path_to(tree.cursor or "") if n.snapshot is not None]
     rows = {r.name: r for r in snapshot_channel_rows(graph, path[-1], changes_from_history(path))}
 
     loop, update = ((s.metadata or {}) for s in path[-2:])

@@ -9,9 +9,9 @@ from typing import Annotated, Any, TypedDict
 import pytest
 from textual.pilot import Pilot
 
+from sgdebug.debugger.frame import FrameBuilder
 from sgdebug.sample_graphs import Engine, api
 from sgdebug.tui.app import DebuggerApp
-from sgdebug.tui.frame import FrameBuilder
 from sgdebug.tui.widgets.traceback_pane import TracebackPane
 
 from .harness import drive, enter_command, graph_session, press, status_of, status_text

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from sgdebug.debugger.frame import NodeState
 from sgdebug.inspect import draw
 from sgdebug.inspect.topology import topology
 from sgdebug.sample_graphs import load
-from sgdebug.tui.frame import NodeState
 from sgdebug.tui.graph_paint import BREAK_GLYPH, STATUS_GLYPH, edge_legend, paint
 from sgdebug.tui.layout import layout_for, next_pane
 

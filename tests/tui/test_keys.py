@@ -126,10 +126,17 @@ def test_w_watches_the_selected_channel() -> None:
     drive(sample_session("loop"), scenario)
 
 
-def test_r_restarts_the_run() -> None:
+def test_r_asks_before_leaving_the_history_then_restarts_the_run() -> None:
     async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
         await press(app, pilot, "c")
         await press(app, pilot, "r")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "This run's history (4 snapshots) leaves the screen" in app.screen.question
+        await press(app, pilot, "n")  # no: the finished run stays
+        assert status_of(app) == "done"
+        assert app.frame is not None and app.frame.view.thread_id == "thread-1"
+
+        await press(app, pilot, "r", "y")
         assert app.frame is not None and app.frame.view.step == 0
         assert app.frame.view.thread_id == "thread-2"
         assert app.frame.view.status == "paused"

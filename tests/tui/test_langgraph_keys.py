@@ -111,7 +111,7 @@ def test_a_answers_the_interrupt() -> None:
 def test_r_restarts_and_question_mark_marks_what_this_engine_cannot_do() -> None:
     async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
         await press(app, pilot, "c")
-        await press(app, pilot, "r")
+        await press(app, pilot, "r", "y")  # y: leave the finished run's history
         assert app.frame is not None and app.frame.view.step == 0
         assert status_of(app) == "paused"
         await press(app, pilot, "question_mark")

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from sgdebug.debugger import Session, SessionOptions, Target, run_line
+from sgdebug.debugger.frame import Frame, FrameBuilder
 from sgdebug.debugger.session_file import SessionFile, SessionRecord
 from sgdebug.sample_graphs import load
-from sgdebug.tui.frame import Frame, FrameBuilder
 
 READS = (
     "get_record", "list_records", "get_blob", "get_writes", "decode",

@@ -23,6 +23,13 @@ SIZES = pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x40", "80x24"])
 SnapCompare = Callable[..., bool]
 
 
+@pytest.fixture(autouse=True)
+def _fixed_step_times(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The history shows how long each step took on this machine: the screenshots show
+    one fixed time in its place (tests/tui/test_timing.py checks the real ones)."""
+    monkeypatch.setattr("sgdebug.tui.widgets.history_pane._ms", lambda seconds: "1.0 ms")
+
+
 def prepare(
     *lines: str, keys: Sequence[str] = (), pane: str | None = None
 ) -> Callable[[Pilot[int]], Awaitable[None]]:

@@ -237,6 +237,7 @@ class NativeEngine:
             self.mutations = []
         self.thread_id = thread_id
         self.cursor = checkpoint_id
+        self._preview = None  # (read again: it was of the snapshot the session stood at)
 
     def advance(self, observer: Observer) -> Settled:
         return self._advance(self._run(), observer)

@@ -31,7 +31,8 @@ class NodeDetails:
     breakpoints: tuple[str, ...]
     """``#2 before attempt if ...`` lines."""
     timing: str = ""
-    """How long its last task ran (``12.3 ms``), when the engine timed it."""
+    """How long its last task ran (``12.3 ms``) and, after several, all of them, when the
+    engine timed them."""
 
 
 class NodeScreen(ModalScreen[None]):

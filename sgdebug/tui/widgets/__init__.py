@@ -1,4 +1,4 @@
 """The debugger's panes: one widget per module, each drawing part of a
-:class:`~sgdebug.tui.frame.Frame`."""
+:class:`~sgdebug.debugger.frame.Frame`."""
 
 from __future__ import annotations

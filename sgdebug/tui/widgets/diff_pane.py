@@ -34,12 +34,12 @@ class DiffPane(VerticalScroll, can_focus=True):
     def compose(self) -> ComposeResult:
         yield self._body
 
-    def show_diff(self, step_diff: StepDiff | None) -> None:
-        """Show ``step_diff`` (``None``: nothing committed yet)."""
+    def show_diff(self, step_diff: StepDiff | None, note: str = "") -> None:
+        """Show ``step_diff`` (``None``: ``note`` says why there is none)."""
         self.step_diff = step_diff
         if step_diff is None:
             self.border_subtitle = ""
-            self._body.update(Text(_EMPTY, style="dim"))
+            self._body.update(Text(note or _EMPTY, style="dim"))
             return
         self.border_subtitle = f"step {step_diff.step}"
         styles = {

@@ -13,9 +13,9 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from sgdebug.debugger.frame import END_NODE, START_NODE, NodeState, NodeStatus
 from sgdebug.inspect import Drawing, DrawnNode, draw
 from sgdebug.inspect.topology import Topology
-from sgdebug.tui.frame import END_NODE, START_NODE, NodeState, NodeStatus
 from sgdebug.tui.graph_paint import LEGEND, STATUS_WORD, Palette, edge_legend, paint
 
 __all__ = ["GraphPane"]

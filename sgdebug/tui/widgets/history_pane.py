@@ -1,8 +1,9 @@
-"""The history pane: the snapshot tree with its branches; Enter goes to a snapshot."""
+"""The history pane: the snapshot tree with its branches and how long each step run in this
+session took (the highlighted one's tasks in the subtitle); Enter goes to a snapshot."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rich.text import Text
 from textual import on
@@ -14,6 +15,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from sgdebug.debugger import HistoryEntry
+from sgdebug.debugger.frame import StepTiming
 from sgdebug.inspect import HistoryNode, HistoryTree
 
 __all__ = ["CURSOR_MARK", "HistoryPane"]
@@ -45,12 +47,22 @@ class HistoryPane(OptionList):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, markup=False)
         self.history: HistoryTree | None = None
+        self.times: dict[str, StepTiming] = {}
+        """How long each step's tasks ran, by the checkpoint the step made."""
 
-    def show_tree(self, tree: HistoryTree | None, entries: Sequence[HistoryEntry] = ()) -> None:
-        """Show ``tree`` (``entries`` say what ran), highlighting the cursor's snapshot."""
+    def show_tree(
+        self,
+        tree: HistoryTree | None,
+        entries: Sequence[HistoryEntry] = (),
+        times: Mapping[str, StepTiming] | None = None,
+    ) -> None:
+        """Show ``tree`` (``entries`` say what ran, ``times`` how long each step's tasks
+        took, by checkpoint id), highlighting the cursor's snapshot."""
         self.history = tree
+        self.times = dict(times or {})
         with self.prevent(OptionList.OptionHighlighted):
             if tree is None:
+                self.border_subtitle = ""
                 self.set_options([Option(Text("(no run yet)", style="dim"), disabled=True)])
                 return
             cursor_style = Style.from_rich_style(
@@ -60,13 +72,16 @@ class HistoryPane(OptionList):
             ran = {e.index: e.ran for e in entries}
             options = []
             for position, (row, node) in enumerate(tree.display()):
-                line = _line(row.prefix, node, ran.get(node.index, node.ran), cursor_style)
+                took = self.times.get(node.id)
+                line = _line(row.prefix, node, ran.get(node.index, node.ran), cursor_style, took)
                 options.append(Option(line, id=str(node.index)))
                 if node.is_cursor:
                     here = position
             self.set_options(options)  # one layout pass, however long the history
             if here is not None:
                 self.highlighted = here
+            cursor = next((n.index for n in tree.nodes if n.is_cursor), None)
+            self.border_subtitle = self._timing_of(cursor) if cursor is not None else ""
 
     @property
     def selected_index(self) -> int | None:
@@ -80,7 +95,17 @@ class HistoryPane(OptionList):
     def _report_highlight(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
         if event.option.id is not None:
+            self.border_subtitle = self._timing_of(int(event.option.id))
             self.post_message(self.SnapshotHighlighted(int(event.option.id)))
+
+    def _timing_of(self, index: int) -> str:
+        """Each task's time in the step that made snapshot ``index`` (when it was timed)."""
+        if self.history is None or not 0 <= index < len(self.history.nodes):
+            return ""
+        took = self.times.get(self.history.nodes[index].id)
+        if took is None:
+            return ""
+        return f"#{index}: " + ", ".join(f"{n} {_ms(t)}" for n, t in took.tasks)
 
     @on(OptionList.OptionSelected)
     def _report_choice(self, event: OptionList.OptionSelected) -> None:
@@ -89,7 +114,17 @@ class HistoryPane(OptionList):
             self.post_message(self.SnapshotChosen(int(event.option.id)))
 
 
-def _line(prefix: str, node: HistoryNode, ran: Sequence[str], cursor_style: Style) -> Content:
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
+
+
+def _line(
+    prefix: str,
+    node: HistoryNode,
+    ran: Sequence[str],
+    cursor_style: Style,
+    took: StepTiming | None = None,
+) -> Content:
     # Content, not rich Text: the option list would convert each of thousands of lines.
     parts: list[str | tuple[str, str | Style]] = [
         (prefix, "dim"), (f"#{node.index}", "bold"), f" step {node.step} {node.source}"
@@ -100,4 +135,6 @@ def _line(prefix: str, node: HistoryNode, ran: Sequence[str], cursor_style: Styl
         parts.append("  ⚑ interrupt")
     if node.is_cursor:
         parts.append((f"  {CURSOR_MARK}", cursor_style))
+    if took is not None:  # last: where the pane is narrow, the cursor mark is what counts
+        parts.append((f"  {_ms(took.total)}", "dim italic"))
     return Content.assemble(*parts)

@@ -1,4 +1,6 @@
-"""The tasks pane: the pending superstep's tasks with their triggers and Send arguments."""
+"""The tasks pane: the pending superstep's tasks with their triggers and input (a Send's
+argument), and once a task ran, what it wrote; a long input wraps onto a second line.
+Highlighting a task posts :class:`TasksPane.TaskHighlighted` (the Value pane shows it)."""
 
 from __future__ import annotations
 
@@ -6,7 +8,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from rich.text import Text
-from textual import events
+from textual import events, on
+from textual.message import Message
 from textual.widgets import DataTable
 
 from sgdebug.inspect import TaskRow
@@ -21,6 +24,13 @@ class TasksPane(DataTable[Text]):
     """State, node, what triggered it, and its input (a Send's argument)."""
 
     COMPONENT_CLASSES = {f"tasks-pane--{state}" for state in TASK_GLYPH}
+
+    class TaskHighlighted(Message):
+        """The cursor is on the task with id ``task_id``."""
+
+        def __init__(self, task_id: str) -> None:
+            super().__init__()
+            self.task_id = task_id
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row")
@@ -39,29 +49,53 @@ class TasksPane(DataTable[Text]):
         self.add_column(" ", width=1)
         self.add_column("node", width=node_width)
         self.add_column("triggered by", width=trigger_width)
-        self.add_column("input", width=input_width)
+        self.add_column("input / wrote", width=input_width)
         for row in rows:
             style = self.get_component_rich_style(f"tasks-pane--{row.status}")
-            what = f"Send {row.arg_preview}" if row.send else row.input_preview
-            if row.error:
-                what = row.error
-            elif row.interrupts:
-                what = f"interrupt({'; '.join(row.interrupts)})"
+            what = _what(row)
             self.add_row(
                 Text(TASK_GLYPH.get(row.status, " "), style=style),
                 Text(row.name, style=style),
                 Text(_trigger(row)),
-                _cut(what, input_width),
+                _cut(what, input_width, lines=2),
                 key=row.id,
+                height=2 if len(what) > input_width else 1,
             )
         if not rows:
             self.add_row(Text(""), Text(""), Text(""), Text("(nothing pending)", style="dim"))
 
+    @on(DataTable.RowHighlighted)
+    def _tell_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        key = event.row_key.value
+        if self.has_focus and key is not None and any(r.id == key for r in self.rows_shown):
+            self.post_message(self.TaskHighlighted(key))  # (not when a new frame fills it)
 
-def _cut(text: str, width: int) -> Text:
-    out = Text(text, no_wrap=True)
-    out.truncate(width, overflow="ellipsis")
-    return out
+    def on_focus(self, event: events.Focus) -> None:
+        """Focusing the pane shows the task under the cursor in the Value pane."""
+        if 0 <= self.cursor_row < len(self.rows_shown):
+            self.post_message(self.TaskHighlighted(self.rows_shown[self.cursor_row].id))
+
+
+def _what(row: TaskRow) -> str:
+    """The row's last column: its error, its question, what it wrote, or its input."""
+    if row.error:
+        return row.error
+    if row.interrupts:
+        return f"interrupt({'; '.join(row.interrupts)})"
+    if row.status == "done":
+        wrote = ", ".join(f"{key}={value}" for key, value in row.writes) or "nothing"
+        routes = f" → {', '.join(row.routes)}" if row.routes else ""
+        return f"wrote {wrote}{routes}"
+    return f"Send {row.arg_preview}" if row.send else row.input_preview
+
+
+def _cut(text: str, width: int, lines: int = 1) -> Text:
+    """``text`` in at most ``lines`` lines of ``width`` (an ellipsis ends what is cut)."""
+    room = width * lines
+    if len(text) > room:
+        text = text[: room - 1] + "…"
+    return Text(text, no_wrap=lines == 1, overflow="fold")
 
 
 def _trigger(row: TaskRow) -> str:

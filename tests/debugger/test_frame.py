@@ -1,0 +1,121 @@
+"""The frame: one view of the session at the position the user is at, on both engines."""
+
+from __future__ import annotations
+
+from sgdebug.debugger.frame import Frame, FrameBuilder, current_frame
+from sgdebug.debugger.results import EngineName
+from sgdebug.runtime.channels import MISSING
+
+from .engine_scenarios import on_both, run, sample
+
+
+def _statuses(frame: Frame) -> dict[str, str]:
+    return {n.name: n.status for n in frame.nodes}
+
+
+@on_both
+def test_going_back_rebuilds_every_part_of_the_frame(engine: EngineName) -> None:
+    session = sample("linear", engine)
+    builder = FrameBuilder(session)
+    run(session, "restart", "step", "step")
+    later = builder.build()
+    assert [t.name for t in later.tasks] == ["node_2"]
+    assert later.step_diff is not None and later.step_diff.tasks == ("node_1",)
+
+    run(session, "goto 1")  # before step 1: node_1 pending, only __start__ has run
+    frame = builder.build()
+
+    assert [t.name for t in frame.tasks] == ["node_1"]
+    assert _statuses(frame) == {
+        "__start__": "ran", "node_1": "pending", "node_2": "idle", "__end__": "idle"
+    }  # fmt: skip
+    assert frame.step_diff is None  # the diff of step 1 belongs to a later snapshot
+    assert "Snapshot #1 was made by step 0" in frame.diff_note
+    rows = {r.name: r for r in frame.channels}
+    assert rows["cur_id"].value == "request-7"
+    assert rows["cur_id"].writers == ("__start__",) and rows["cur_id"].last_step == 0
+    assert frame.current is not None and frame.current.index == 1
+
+
+@on_both
+def test_going_to_the_input_snapshot_shows_its_own_tasks_and_values(engine: EngineName) -> None:
+    session = sample("linear", engine)
+    builder = FrameBuilder(session)
+    run(session, "restart", "step", "step", "goto 1")
+    builder.build()
+
+    run(session, "goto 0")  # straight from one stored snapshot to another
+    frame = builder.build()
+
+    assert frame.view.step == 0
+    assert [t.name for t in frame.tasks] == ["__start__"]
+    assert _statuses(frame)["__start__"] == "pending"
+    assert all(s == "idle" for n, s in _statuses(frame).items() if n != "__start__")
+    assert {r.name: r.value for r in frame.channels} == {"cur_id": MISSING, "logs": []}
+
+
+@on_both
+def test_back_at_the_snapshot_the_last_step_made_its_diff_returns(engine: EngineName) -> None:
+    session = sample("linear", engine)
+    run(session, "restart", "step", "step", "goto 1")
+
+    run(session, "goto 2")
+
+    frame = current_frame(session)
+    assert frame.step_diff is not None and frame.step_diff.tasks == ("node_1",)
+    assert _statuses(frame)["node_1"] == "ran"
+
+
+@on_both
+def test_stepping_from_an_old_snapshot_says_it_branched_and_how_steps_are_numbered(
+    engine: EngineName,
+) -> None:
+    session = sample("linear", engine)
+    moved = run(session, "restart", "step", "step", "goto 1")
+    assert moved.message.endswith("Stepping or editing from here starts a new branch.")
+
+    stepped = run(session, "step")
+
+    # LangGraph itself records a fork (step 1) before running node_1 again (step 2).
+    entries = session.history().value
+    fork, after = entries[-2:]
+    assert (fork.source, fork.parent_index, fork.step) == ("fork", 1, 1)
+    assert (after.source, after.step, after.ran) == ("loop", 2, ("node_1",))
+    assert stepped.message == "Paused before step 3."
+    assert stepped.notes[0] == (
+        f"New branch from snapshot 1: LangGraph first records a fork of it (snapshot "
+        f"{fork.index}, step 1), so this branch counts steps from 2."
+    )
+    assert not run(session, "step").notes  # said once
+
+
+def test_each_step_and_node_is_timed_by_the_clock_the_driver_is_given() -> None:
+    session = sample("loop", "native")
+    ticks = iter(range(10_000))
+    session.core.driver.clock = lambda: float(next(ticks))  # every reading one second on
+    builder = FrameBuilder(session)
+
+    run(session, "restart", "continue")
+    frame = builder.build()
+
+    loops = [e for e in frame.entries if e.source == "loop"]
+    ran = [("__start__",), ("attempt",), ("attempt",), ("attempt",), ("report",)]
+    assert [e.ran for e in loops] == ran
+    timed = [frame.step_times[e.checkpoint_id] for e in loops]
+    assert [[name for name, _ in t.tasks] for t in timed] == [[*e.ran] for e in loops]
+    assert all(seconds > 0 for t in timed for _, seconds in t.tasks)
+    assert frame.totals["attempt"][1] == 3
+    assert frame.totals["attempt"][0] == sum(t.total for t in timed[1:4])
+    assert frame.durations["attempt"] == timed[3].tasks[0][1]
+
+
+def test_langgraphs_own_task_times_fill_the_steps() -> None:
+    session = sample("loop", "langgraph")
+    builder = FrameBuilder(session)
+
+    run(session, "restart", "continue")
+    frame = builder.build()
+
+    loops = [e for e in frame.entries if e.source == "loop" and e.ran != ("__start__",)]
+    assert all(e.checkpoint_id in frame.step_times for e in loops)
+    assert frame.totals["attempt"][1] == 3 and frame.totals["report"][1] == 1

@@ -1,0 +1,54 @@
+"""While ``continue`` runs, every pane follows the run (a frame at each plan, throttled),
+not only the status line and the graph."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from textual.pilot import Pilot
+
+from sgdebug.runtime import END, START, StateGraph
+from sgdebug.tui.app import DebuggerApp
+from sgdebug.tui.widgets.channels_pane import ChannelsPane
+from sgdebug.tui.widgets.history_pane import HistoryPane
+from sgdebug.tui.widgets.tasks_pane import TasksPane
+
+from .graphs import SlowState
+from .harness import drive, graph_session, press, settle
+
+
+def test_the_channels_tasks_and_history_update_while_continue_runs() -> None:
+    gate = threading.Event()
+
+    def lap(state: SlowState) -> dict[str, Any]:
+        if len(state["laps"]) == 2:  # the third lap waits for the test
+            gate.wait(10)
+        return {"laps": [len(state["laps"]) + 1]}
+
+    builder = StateGraph(SlowState)
+    builder.add_node("lap", lap)
+    builder.add_edge(START, "lap")
+    builder.add_conditional_edges("lap", lambda s: "lap" if len(s["laps"]) < 3 else END)
+
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        app.live_interval = 0.0  # a frame at every plan
+        await press(app, pilot, "s")
+        await pilot.press("c")
+        channels = app.query_one(ChannelsPane)
+        for _ in range(250):  # until two laps committed and the third waits
+            await pilot.pause(0.02)
+            if channels.rows_shown and channels.rows_shown[0].value == [1, 2]:
+                break
+        assert app.busy  # the continue is still running
+        assert channels.rows_shown[0].value == [1, 2]
+        assert [r.name for r in app.query_one(TasksPane).rows_shown] == ["lap"]
+        assert app.query_one(HistoryPane).option_count == 4  # input, start, two laps
+        gate.set()
+        await settle(app)
+        assert channels.rows_shown[0].value == [1, 2, 3]
+
+    try:
+        drive(graph_session(builder.compile(), "laps", {"laps": []}), scenario)
+    finally:
+        gate.set()
