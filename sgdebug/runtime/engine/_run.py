@@ -16,8 +16,7 @@ from typing import Any
 
 from sgdebug.runtime._constants import INTERRUPT
 from sgdebug.runtime.engine._apply import (
-    group_writes,
-    mark_seen,
+    step_writes,
 )
 from sgdebug.runtime.engine._calling import arun_task, run_task
 from sgdebug.runtime.engine._context import SCOPE, TaskScope
@@ -382,8 +381,9 @@ class Run(RunState):
     def commit(self) -> CommitRecord:
         """Apply the step's writes in task-path order and start the next step."""
         tasks = sorted(self.tasks, key=path_key) if len(self.tasks) > 1 else self.tasks
-        consumed = mark_seen(tasks, self.versions_seen, self.versions)
-        grouped, owners = group_writes(tasks, self.channels, self.observer.watched)
+        grouped, owners, consumed = step_writes(
+            tasks, self.channels, self.versions_seen, self.versions, self.observer.watched
+        )
         emit = self.options.emit
         self.commit_mark = len(emit.events) if emit is not None else None
         applied = tasks[0].applied if len(tasks) == 1 else None
