@@ -105,9 +105,12 @@ class Run(RunState):
                     return self.status
             elif phase == "commit":
                 committed = self.tasks
-                record = self._commit_step()
-                if record is None:
-                    return self.status
+                try:
+                    record = self.commit()
+                except BaseException as exc:
+                    if self._commit_failed(exc):
+                        return self.status  # kept: back before the step, status error
+                    raise
                 after = self.options.interrupt_after
                 if after and stops_at(self, after, committed):
                     self._stop_at_breakpoint("after")
@@ -139,17 +142,12 @@ class Run(RunState):
         self.status = "paused"
         return self.status
 
-    def _commit_step(self) -> CommitRecord | None:
-        """:meth:`commit`, keeping the step's task writes if it fails; ``None`` when a hook
-        kept the failure (the run is then back before the step, status ``error``)."""
-        try:
-            return self.commit()
-        except BaseException as exc:
-            if self.persist is not None:
-                self.persist.flush()  # the step's writes stay, as without a commit
-            if isinstance(exc, Exception) and self._keep_failure("commit", exc):
-                return None
-            raise
+    def _commit_failed(self, exc: BaseException) -> bool:
+        """:meth:`commit` raised: the step's task writes stay stored; whether a hook kept
+        the failure (the run is then back before the step, status ``error``)."""
+        if self.persist is not None:
+            self.persist.flush()  # the step's writes stay, as without a commit
+        return isinstance(exc, Exception) and self._keep_failure("commit", exc)
 
     # -- steering (the debugger's verbs) -------------------------------------------------
 
