@@ -23,8 +23,7 @@ from sgdebug.runtime.engine._apply import (
     clear_unwritten,
     consume_triggers,
     finish_channels,
-    group_writes,
-    mark_seen,
+    step_writes,
 )
 from sgdebug.runtime.engine._observer import QUIET, HookObserver
 from sgdebug.runtime.engine._plan import plan_tasks, stops_at
@@ -186,7 +185,7 @@ def test_consume_and_finish_move_barriers_and_deferred_channels() -> None:
     assert later.get() == "go" and "later" in moved.updated
 
 
-def test_group_writes_keeps_task_order_owners_and_drops_unknown_channels(
+def test_step_writes_keeps_task_order_owners_and_drops_unknown_channels(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     run = _started(_fanout())
@@ -194,23 +193,33 @@ def test_group_writes_keeps_task_order_owners_and_drops_unknown_channels(
     tasks = plan_tasks(run, TaskIds())
     for task, word in zip(tasks, "abc", strict=True):
         task.writes = [("log", [word]), ("nowhere", 1)]
+    seen: dict[str, dict[str, int]] = {}
     with caplog.at_level(logging.WARNING, logger="sgdebug.runtime"):
-        grouped, owners = group_writes(tasks, run.channels, owned=True)
+        grouped, owners, consumed = step_writes(tasks, run.channels, seen, run.versions, True)
     assert grouped == {"log": [["a"], ["b"], ["c"]]}
     assert owners is not None and [t.name for t in owners["log"]] == ["a", "b", "c"]
+    assert consumed == set()
     assert "wrote to unknown channel nowhere" in caplog.text
-    assert group_writes(tasks, run.channels, owned=False)[1] is None
+    assert step_writes(tasks, run.channels, {}, run.versions, False)[1] is None
 
 
-def test_mark_seen_records_trigger_versions_in_a_new_dict() -> None:
-    run = _started(_fanout())
-    run.advance(one_step=True)
-    tasks = plan_tasks(run, TaskIds())
-    before = run.versions_seen.get("a")
-    mark_seen(tasks, run.versions_seen, run.versions)
-    trigger = tasks[0].triggers[0]
-    assert run.versions_seen["a"][trigger] == run.versions[trigger]
-    assert run.versions_seen["a"] is not before
+def test_step_writes_records_trigger_versions_in_a_new_dict_and_what_joins_consume() -> None:
+    def c(state: S) -> dict[str, Any]:
+        return {"log": ["c"]}
+
+    builder = StateGraph(S).add_node("a", _node("a")).add_node("b", _node("b")).add_node(c)
+    builder.add_edge(START, "a").add_edge(START, "b").add_edge(["a", "b"], "c")
+    run = _started(builder.compile())
+    run.advance(one_step=True)  # start
+    run.advance(one_step=True)  # a and b: the join fills
+    (join,) = plan_tasks(run, TaskIds())
+    assert join.name == "c"
+    seen = {"c": {"old": 1}}
+    before = seen["c"]
+    _, _, consumed = step_writes([join], run.channels, seen, run.versions, False)
+    assert seen["c"] is not before and before == {"old": 1}
+    assert all(seen["c"][t] == run.versions[t] for t in join.triggers if t in run.versions)
+    assert consumed == set(join.node.consumes) and consumed
 
 
 # -- the observer ------------------------------------------------------------------------------

@@ -29,8 +29,7 @@ __all__ = [
     "commit_record",
     "consume_triggers",
     "finish_channels",
-    "group_writes",
-    "mark_seen",
+    "step_writes",
 ]
 
 log = logging.getLogger("sgdebug.runtime")
@@ -62,14 +61,33 @@ class Moved:
         return self.updated.union(self.unlisted) if self.unlisted else self.updated
 
 
-def group_writes(
-    tasks: Sequence[Task], channels: Mapping[str, BaseChannel], owned: bool
-) -> tuple[dict[str, list[Any]], dict[str, list[Task]] | None]:
-    """The step's writes by channel, in task order; with ``owned``, also the task of each
-    write (for the commit record). A write to an unknown channel is logged and dropped."""
+def step_writes(
+    tasks: Sequence[Task],
+    channels: Mapping[str, BaseChannel],
+    seen: dict[str, dict[str, int]],
+    versions: Mapping[str, int],
+    owned: bool,
+) -> tuple[dict[str, list[Any]], dict[str, list[Task]] | None, AbstractSet[str]]:
+    """What a commit applies, in one pass over the step's tasks (in task-path order):
+
+    * the writes by channel, in task order (a write to an unknown channel is logged and
+      dropped); with ``owned``, also the task of each write (for the commit record);
+    * ``seen`` updated with the trigger versions each pulled task ran on (a new dict per
+      node, not an update: saved checkpoints share the one they hold);
+    * the channels the pulled tasks consume (barriers they were triggered by).
+    """
     grouped: dict[str, list[Any]] = {}
     owners: dict[str, list[Task]] | None = defaultdict(list) if owned else None
+    consumed: set[str] = set()
     for task in tasks:
+        if task.path[0] == PULL:
+            mark = dict(seen.get(task.name) or ())
+            for trigger in task.triggers:
+                if trigger in versions:
+                    mark[trigger] = versions[trigger]
+            seen[task.name] = mark
+            if task.node.consumes:
+                consumed.update(task.node.consumes)
         for key, value in task.writes:
             if key not in channels:
                 log.warning(
@@ -83,25 +101,7 @@ def group_writes(
                 grouped[key] = [value]
             if owners is not None:
                 owners[key].append(task)
-    return grouped, owners
-
-
-def mark_seen(
-    tasks: Sequence[Task], seen: dict[str, dict[str, int]], versions: Mapping[str, int]
-) -> AbstractSet[str]:
-    """Record the trigger versions each pulled task ran on; returns the channels they consume."""
-    consumed: set[str] = set()
-    for task in tasks:
-        if task.path[0] == PULL:
-            # A new dict, not an update: saved checkpoints share the one they hold.
-            mark = dict(seen.get(task.name) or ())
-            for trigger in task.triggers:
-                if trigger in versions:
-                    mark[trigger] = versions[trigger]
-            seen[task.name] = mark
-            if task.node.consumes:
-                consumed.update(task.node.consumes)
-    return consumed
+    return grouped, owners, consumed
 
 
 def apply_writes(

@@ -16,8 +16,7 @@ from typing import Any
 
 from sgdebug.runtime._constants import INTERRUPT
 from sgdebug.runtime.engine._apply import (
-    group_writes,
-    mark_seen,
+    step_writes,
 )
 from sgdebug.runtime.engine._calling import arun_task, run_task
 from sgdebug.runtime.engine._context import SCOPE, TaskScope
@@ -106,9 +105,12 @@ class Run(RunState):
                     return self.status
             elif phase == "commit":
                 committed = self.tasks
-                record = self._commit_step()
-                if record is None:
-                    return self.status
+                try:
+                    record = self.commit()
+                except BaseException as exc:
+                    if self._commit_failed(exc):
+                        return self.status  # kept: back before the step, status error
+                    raise
                 after = self.options.interrupt_after
                 if after and stops_at(self, after, committed):
                     self._stop_at_breakpoint("after")
@@ -140,17 +142,12 @@ class Run(RunState):
         self.status = "paused"
         return self.status
 
-    def _commit_step(self) -> CommitRecord | None:
-        """:meth:`commit`, keeping the step's task writes if it fails; ``None`` when a hook
-        kept the failure (the run is then back before the step, status ``error``)."""
-        try:
-            return self.commit()
-        except BaseException as exc:
-            if self.persist is not None:
-                self.persist.flush()  # the step's writes stay, as without a commit
-            if isinstance(exc, Exception) and self._keep_failure("commit", exc):
-                return None
-            raise
+    def _commit_failed(self, exc: BaseException) -> bool:
+        """:meth:`commit` raised: the step's task writes stay stored; whether a hook kept
+        the failure (the run is then back before the step, status ``error``)."""
+        if self.persist is not None:
+            self.persist.flush()  # the step's writes stay, as without a commit
+        return isinstance(exc, Exception) and self._keep_failure("commit", exc)
 
     # -- steering (the debugger's verbs) -------------------------------------------------
 
@@ -382,8 +379,9 @@ class Run(RunState):
     def commit(self) -> CommitRecord:
         """Apply the step's writes in task-path order and start the next step."""
         tasks = sorted(self.tasks, key=path_key) if len(self.tasks) > 1 else self.tasks
-        consumed = mark_seen(tasks, self.versions_seen, self.versions)
-        grouped, owners = group_writes(tasks, self.channels, self.observer.watched)
+        grouped, owners, consumed = step_writes(
+            tasks, self.channels, self.versions_seen, self.versions, self.observer.watched
+        )
         emit = self.options.emit
         self.commit_mark = len(emit.events) if emit is not None else None
         applied = tasks[0].applied if len(tasks) == 1 else None

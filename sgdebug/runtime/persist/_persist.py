@@ -111,6 +111,9 @@ class Persistence:  # implements engine._journal.Journal
                 self.flush()  # they belong to a checkpoint that is not this one's parent
             else:
                 pending = self.pending.take()
+        config, (cached_for, metadata) = run.options.config, self._metadata
+        if cached_for is not None or "metadata" in config:
+            metadata = self._user_metadata(config)
         entry: SaveEntry = _new(
             SaveEntry,
             (
@@ -118,7 +121,7 @@ class Persistence:  # implements engine._journal.Journal
                 run.step if step is None else step, source, saver.now(),
                 dict(run.versions), changes,
                 # A run replaces (never changes) a node's seen versions: they can be shared.
-                dict(run.versions_seen), self._user_metadata(run.options.config), pending,
+                dict(run.versions_seen), metadata, pending,
             ),
         )  # fmt: skip
         record = self._store(entry, pending)
@@ -196,8 +199,6 @@ class Persistence:  # implements engine._journal.Journal
     def _user_metadata(self, config: Mapping[str, Any]) -> Mapping[str, Any]:
         """A copy of the run's ``config["metadata"]``, made again only when it changed."""
         cached_for, copy = self._metadata
-        if cached_for is None and "metadata" not in config:
-            return copy
         given = config.get("metadata")
         if given is not cached_for or (given is not None and copy != given):
             copy = dict(given or {})
