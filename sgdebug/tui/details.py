@@ -83,10 +83,10 @@ def task_details(task: TaskInfo) -> tuple[str, dict[str, Any]]:
 
 
 def timing_text(seconds: float | None) -> str:
-    """``12.3 ms``, ``4.1 s`` (empty when unknown)."""
+    """``12.3 ms``, ``4.10 s`` (empty when unknown)."""
     if seconds is None:
         return ""
-    return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
 def _breakpoints(name: str, breakpoints: Sequence[Breakpoint]) -> tuple[str, ...]:

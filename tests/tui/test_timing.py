@@ -39,3 +39,11 @@ def test_the_history_times_each_step_and_a_node_its_runs(engine: str) -> None:
         assert re.search(rf"last run: {TIME}; all 3 runs this session: {TIME}", text)
 
     drive(sample_session("loop", engine=engine), scenario, size=(160, 48))
+
+
+def test_times_read_in_milliseconds_below_a_second_and_seconds_above() -> None:
+    from sgdebug.tui.details import timing_text
+
+    assert [timing_text(s) for s in (None, 0.0123, 0.9994, 4.1, 75.0)] == [
+        "", "12.3 ms", "999.4 ms", "4.10 s", "75.00 s"
+    ]  # fmt: skip

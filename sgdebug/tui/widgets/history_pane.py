@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 from sgdebug.debugger import HistoryEntry
 from sgdebug.debugger.frame import StepTiming
 from sgdebug.inspect import HistoryNode, HistoryTree
+from sgdebug.tui.details import timing_text
 
 __all__ = ["CURSOR_MARK", "HistoryPane"]
 
@@ -105,17 +106,13 @@ class HistoryPane(OptionList):
         took = self.times.get(self.history.nodes[index].id)
         if took is None:
             return ""
-        return f"#{index}: " + ", ".join(f"{n} {_ms(t)}" for n, t in took.tasks)
+        return f"#{index}: " + ", ".join(f"{n} {timing_text(t)}" for n, t in took.tasks)
 
     @on(OptionList.OptionSelected)
     def _report_choice(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option.id is not None:
             self.post_message(self.SnapshotChosen(int(event.option.id)))
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
 
 
 def _line(
@@ -136,5 +133,5 @@ def _line(
     if node.is_cursor:
         parts.append((f"  {CURSOR_MARK}", cursor_style))
     if took is not None:  # last: where the pane is narrow, the cursor mark is what counts
-        parts.append((f"  {_ms(took.total)}", "dim italic"))
+        parts.append((f"  {timing_text(took.total)}", "dim italic"))
     return Content.assemble(*parts)
