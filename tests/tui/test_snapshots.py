@@ -27,7 +27,7 @@ SnapCompare = Callable[..., bool]
 def _fixed_step_times(monkeypatch: pytest.MonkeyPatch) -> None:
     """The history shows how long each step took on this machine: the screenshots show
     one fixed time in its place (tests/tui/test_timing.py checks the real ones)."""
-    monkeypatch.setattr("sgdebug.tui.widgets.history_pane._ms", lambda seconds: "1.0 ms")
+    monkeypatch.setattr("sgdebug.tui.widgets.history_pane.timing_text", lambda seconds: "1.0 ms")
 
 
 def prepare(
