@@ -109,8 +109,8 @@ def start_notes(view: SessionView) -> tuple[str, ...]:
     held = (*view.notes, *(f"note: {line}" for line in held_notes(view.breakpoints)))
     if view.input == {} and view.thread_id is not None:
         return (
-            "note: the run started on the empty input {} (no --input was given?); "
-            "`restart {...}` starts it again on another",
+            "note: the run started on the empty input {}; `restart {...}` starts it again "
+            "on another input",
             *held,
         )
     return held
