@@ -112,9 +112,9 @@ class LangGraphEngine:
         recursion limit plus one); a step after it fails with ``GraphRecursionError``."""
         self._snaps = Snapshots(self.graph, checkpointer, self.model)
         self._writers: dict[str, tuple[str, ...]] = {}
+        """Checkpoint -> the nodes an edit was applied as (so the next edit keeps the plan)."""
         self._entries: tuple[object, str | None, tuple[HistoryEntry, ...]] = (None, None, ())
         """The history entries, and the snapshots and cursor they were made from."""
-        """Checkpoint -> the nodes an edit was applied as (so the next edit keeps the plan)."""
 
     # -- where the session stands ----------------------------------------------------------
 
