@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import replace
 from typing import Any, Literal, Protocol
 
 from sgdebug.runtime import _compiled_api as _api
@@ -15,6 +16,7 @@ from sgdebug.runtime._constants import (
 from sgdebug.runtime._keywords import (
     Interrupts,
     RunRequest,
+    check_durability,
     refuse_run_keywords,
     refuse_unsupported,
 )
@@ -85,7 +87,7 @@ class CompiledStateGraph(GraphPlan):
                 config, limit, tuple(request.hooks), context, request.emit,
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
-                _watch(request.watch),
+                _watch(request.watch), request.durability,
             ),
         )  # fmt: skip
         if self.checkpointer is None:
@@ -191,7 +193,8 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Any:
         """Run the graph to the end and return its output (by default the output state)."""
-        refuse_run_keywords("invoke", print_mode, durability, control, version, deprecated)
+        refuse_run_keywords("invoke", print_mode, control, version, deprecated)
+        check_durability("invoke", durability, self.checkpointer)
         if stream_mode != "values":
             return list(
                 self.stream(
@@ -202,10 +205,13 @@ class CompiledStateGraph(GraphPlan):
                     output_keys=output_keys,
                     interrupt_before=interrupt_before,
                     interrupt_after=interrupt_after,
+                    durability=durability,
                 )
             )
         keys = self.output_keys if output_keys is None else output_keys
-        request = RunRequest(context, (), interrupt_before, interrupt_after, keys)
+        request = RunRequest(
+            context, (), interrupt_before, interrupt_after, keys, durability=durability
+        )
         run = self._new_run(input, config, request)
         run.advance()
         return self._output(run, keys)
@@ -235,10 +241,11 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding the chunks of ``stream_mode`` as each superstep ends."""
-        refuse_run_keywords("stream", print_mode, durability, control, version, deprecated)
+        refuse_run_keywords("stream", print_mode, control, version, deprecated)
+        check_durability("stream", durability, self.checkpointer)
         refuse_unsupported("stream", {"subgraphs": subgraphs, "debug": debug})
-        run, emit = self._streamed(input, config, context, stream_mode, output_keys,
-                                   interrupt_before, interrupt_after)  # fmt: skip
+        request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
+        run, emit = self._streamed(input, config, request, stream_mode, output_keys)
         multi = not (stream_mode is None or isinstance(stream_mode, str))
         while True:
             try:
@@ -253,17 +260,14 @@ class CompiledStateGraph(GraphPlan):
         self,
         input: Any,
         config: dict[str, Any] | None,
-        context: Any,
+        request: RunRequest,
         stream_mode: StreamMode | Sequence[StreamMode] | None,
         output_keys: str | Sequence[str] | None,
-        interrupt_before: Interrupts,
-        interrupt_after: Interrupts,
     ) -> tuple[Run, Emitter]:
         """A run whose events go to an emitter (``stream`` and ``astream``)."""
         modes = "updates" if stream_mode is None else stream_mode
         emit = Emitter(modes, self.stream_keys if output_keys is None else output_keys)
-        request = RunRequest(context, (), interrupt_before, interrupt_after, emit=emit)
-        return self._new_run(input, config, request), emit
+        return self._new_run(input, config, replace(request, emit=emit)), emit
 
     async def ainvoke(
         self,
@@ -282,16 +286,19 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Any:
         """Async :meth:`invoke`: async nodes run on the caller's event loop."""
-        refuse_run_keywords("ainvoke", print_mode, durability, control, version, deprecated)
+        refuse_run_keywords("ainvoke", print_mode, control, version, deprecated)
+        check_durability("ainvoke", durability, self.checkpointer)
         if stream_mode != "values":
             chunks = self.astream(
                 input, config, context=context, stream_mode=stream_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
-                interrupt_after=interrupt_after,
+                interrupt_after=interrupt_after, durability=durability,
             )  # fmt: skip
             return [c async for c in chunks]
         keys = self.output_keys if output_keys is None else output_keys
-        request = RunRequest(context, (), interrupt_before, interrupt_after, keys)
+        request = RunRequest(
+            context, (), interrupt_before, interrupt_after, keys, durability=durability
+        )
         run = self._new_run(input, config, request)
         await run.aadvance()
         return self._output(run, keys)
@@ -315,10 +322,11 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> AsyncIterator[Any]:
         """Async :meth:`stream`."""
-        refuse_run_keywords("astream", print_mode, durability, control, version, deprecated)
+        refuse_run_keywords("astream", print_mode, control, version, deprecated)
+        check_durability("astream", durability, self.checkpointer)
         refuse_unsupported("astream", {"subgraphs": subgraphs, "debug": debug})
-        run, emit = self._streamed(input, config, context, stream_mode, output_keys,
-                                   interrupt_before, interrupt_after)  # fmt: skip
+        request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
+        run, emit = self._streamed(input, config, request, stream_mode, output_keys)
         multi = not (stream_mode is None or isinstance(stream_mode, str))
         while True:
             try:

@@ -71,7 +71,9 @@ def start_run(graph: GraphPlan, run: Run, input: Any, config: Mapping[str, Any])
     if checkpoint_id is not None and latest is not None and latest.id != record.id:
         persist.save(run, "fork", step=record.step + 1)
         run.step = record.step + 2
-    else:
+    if run.options.durability == "exit":
+        persist.begin_staging()
+    if checkpoint_id is None or latest is None or latest.id == record.id:
         pending = saver.get_writes(thread_id, record.id)
         run.prefill = {k: list(v) for k, v in pending_by_task(pending).items()}
         null = [w.value for w in run.prefill.pop(NULL_TASK, []) if w.channel == RESUME]
@@ -103,7 +105,7 @@ def _apply_command(run: Run, cmd: Command[Any], pending: Sequence[PendingWrite])
     # Kept with the checkpoint like LangGraph's null writes: its snapshot shows them applied.
     null.extend(writes + routes)
     record = run.persist.record if run.persist is not None else None
-    if null and record is not None:
+    if null and record is not None and run.options.durability != "exit":
         stored = [PendingWrite(NULL_TASK, NULL_TASK, (), k, v) for k, v in null]
         run.graph.checkpointer.put_writes(record.thread_id, record.id, stored)
 
