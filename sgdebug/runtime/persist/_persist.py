@@ -30,7 +30,7 @@ from sgdebug.runtime.engine._journal import Mutation
 from sgdebug.runtime.persist._blobs import Blobs
 from sgdebug.runtime.persist._load import as_langgraph_reads, load_value
 from sgdebug.runtime.persist._mutations import MutationCheck
-from sgdebug.runtime.persist._payloads import checkpoint_event, resumed_event
+from sgdebug.runtime.persist._payloads import ERROR, checkpoint_event, resumed_event
 from sgdebug.runtime.persist._pending import PendingWrites
 from sgdebug.runtime.persist._staged import Staged
 
@@ -48,7 +48,6 @@ __all__ = [
     "pending_by_task",
 ]
 
-ERROR = "__error__"
 RESUME = "__resume__"
 NULL_TASK = "00000000-0000-0000-0000-000000000000"
 """Task id of writes that belong to the checkpoint, not a task (a bare resume value)."""
