@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
+from functools import partial
 from typing import Any
 
 from sgdebug.sample_graphs._engines import EngineAPI
@@ -135,8 +136,8 @@ def durability_exit_resumed_into_a_second_interrupt_keeps_its_writes(g: EngineAP
     def run(mode: Any, cfg: dict[str, Any]) -> Script:
         yield "invoke", attempt(lambda: graph.invoke({"x": 1}, cfg, durability=mode))
         for answer in ("A", "B"):
-            again = g.Command(resume=answer)
-            yield f"resume {answer}", attempt(lambda c=again: graph.invoke(c, cfg, durability=mode))
+            again = partial(graph.invoke, g.Command(resume=answer), cfg, durability=mode)
+            yield f"resume {answer}", attempt(again)
             yield f"history {answer}", history(graph, cfg)
 
     def spec(r: Rec) -> None:
