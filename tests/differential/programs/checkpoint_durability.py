@@ -189,3 +189,27 @@ def durability_on_ainvoke_and_astream(g: EngineAPI) -> Case:
         assert len(r["exit history after resume"]) == 2
 
     return Case(graph, script=lambda: _each_mode(run), spec=spec)
+
+
+@ckpt
+def durability_resumes_with_updates_add_up_on_a_reinterrupted_step(g: EngineAPI) -> Case:
+    """Each ``Command(resume=, update=)`` on a node that interrupts again stores its update
+    beside the earlier ones (the answer replaces the earlier answer); with ``"exit"`` the
+    updates are stored only while the run ends at that checkpoint."""
+    calls: list[str] = []
+    graph = g.StateGraph(S).add_node("ask", _asker(g, calls, 3)).add_edge(g.START, "ask")
+    graph = graph.compile(checkpointer=g.InMemorySaver())
+
+    def run(mode: Any, cfg: dict[str, Any]) -> Script:
+        yield "invoke", attempt(lambda: graph.invoke({"x": 1}, cfg, durability=mode))
+        for i in (1, 2, 3):
+            resume = g.Command(resume=str(i), update={"log": [f"u{i}"]})
+            yield f"resume {i}", attempt(partial(graph.invoke, resume, cfg, durability=mode))
+            yield f"history {i}", history(graph, cfg)
+
+    def spec(r: Rec) -> None:
+        for mode in MODES:
+            assert r[f"{mode} resume 3"]["log"] == ["u1", "u2", "u3", "1/2/3"]
+        assert logs(r["exit history 3"]) == [["u1", "u2", "u3", "1/2/3"], ["u1", "u2"]]
+
+    return Case(graph, script=lambda: _each_mode(run), spec=spec)
