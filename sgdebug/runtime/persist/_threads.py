@@ -351,8 +351,9 @@ def update_state(
     if as_node == COPY:
         parent = record.parent_id if record is not None else None
         return config_of(persist.save_record(run, "fork", step=step, parent=parent))
-    if as_node == INPUT:
+    if as_node == INPUT:  # the first checkpoint of a thread is its input, at step -1
         run.apply_writes([(START, values)])
+        step = step if record is not None else -1
         return config_of(persist.save_record(run, "input", step=step))
     if values is None and as_node == END:
         run._apply({}, "step")
