@@ -218,8 +218,9 @@ class CompiledStateGraph(GraphPlan):
 
     def _output(self, run: Run, keys: str | Sequence[str]) -> Any:
         result = run.read_values(keys) if run.watched_changed else None
-        if run.interrupts:
-            result = {**(result or {}), INTERRUPT: list(run.interrupts)}
+        if run.interrupts:  # (a state that is not a dict, e.g. a list, is left out)
+            values = result if isinstance(result, dict) else {}
+            result = {**values, INTERRUPT: list(run.interrupts)}
         return result
 
     def stream(
