@@ -248,14 +248,17 @@ class CompiledStateGraph(GraphPlan):
         request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
         run, emit = self._streamed(input, config, request, stream_mode, output_keys)
         multi = not (stream_mode is None or isinstance(stream_mode, str))
-        while True:
-            try:
-                status = run.advance(one_step=True)
-            finally:
-                for mode, payload in emit.drain():
-                    yield (mode, payload) if multi else payload
-            if status != "running":
-                return
+        try:
+            while True:
+                try:
+                    status = run.advance(one_step=True)
+                finally:
+                    for mode, payload in emit.drain():
+                        yield (mode, payload) if multi else payload
+                if status != "running":
+                    return
+        finally:
+            _closed(run)
 
     def _streamed(
         self,
@@ -329,20 +332,30 @@ class CompiledStateGraph(GraphPlan):
         request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
         run, emit = self._streamed(input, config, request, stream_mode, output_keys)
         multi = not (stream_mode is None or isinstance(stream_mode, str))
-        while True:
-            try:
-                status = await run.aadvance(one_step=True)
-            finally:
-                for mode, payload in emit.drain():
-                    yield (mode, payload) if multi else payload
-            if status != "running":
-                return
+        try:
+            while True:
+                try:
+                    status = await run.aadvance(one_step=True)
+                finally:
+                    for mode, payload in emit.drain():
+                        yield (mode, payload) if multi else payload
+                if status != "running":
+                    return
+        finally:
+            _closed(run)
 
     def get_graph(self, xray: bool | int = False) -> Any:
         """A drawable view of the graph (``.draw_mermaid()``)."""
         from sgdebug.runtime._draw import get_graph
 
         return get_graph(self, xray=xray)
+
+
+def _closed(run: Run) -> None:
+    """A stream ended, maybe closed by its reader between steps: with ``durability="exit"``
+    the checkpoint the run reached is stored (as LangGraph does); else nothing is left."""
+    if run.persist is not None and run.options.durability == "exit":
+        run.persist.finish()
 
 
 def _watch(keys: str | Sequence[str] | None) -> frozenset[str]:

@@ -213,3 +213,30 @@ def durability_resumes_with_updates_add_up_on_a_reinterrupted_step(g: EngineAPI)
         assert logs(r["exit history 3"]) == [["u1", "u2", "u3", "1/2/3"], ["u1", "u2"]]
 
     return Case(graph, script=lambda: _each_mode(run), spec=spec)
+
+
+@ckpt
+def durability_on_a_stream_closed_early_and_a_recursion_error(g: EngineAPI) -> Case:
+    graph = chain(g)
+
+    def first_chunk(mode: Any, cfg: dict[str, Any]) -> Any:
+        chunks = graph.stream({"x": 1}, cfg, durability=mode)
+        try:
+            return next(chunks)
+        finally:
+            chunks.close()  # the reader stops after the first step
+
+    def run(mode: Any, cfg: dict[str, Any]) -> Script:
+        yield "first chunk", attempt(lambda: first_chunk(mode, cfg))
+        yield "history", history(graph, cfg)
+        limited = {**thread(f"{mode} limited"), "recursion_limit": 2}
+        yield "limited", attempt(lambda: graph.invoke({"x": 1}, limited, durability=mode))
+        yield "limited history", history(graph, limited)
+
+    def spec(r: Rec) -> None:
+        assert steps(r["exit history"]) == [("loop", 1, ("b",))]
+        assert r["exit limited"].name == "GraphRecursionError"
+        assert steps(r["exit limited history"]) == [("loop", 2, ("c",))]
+        assert len(r["sync limited history"]) == 4
+
+    return Case(graph, script=lambda: _each_mode(run), spec=spec)
