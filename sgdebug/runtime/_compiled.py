@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import replace
 from typing import Any, Literal, Protocol
 
 from sgdebug.runtime import _compiled_api as _api
@@ -15,6 +16,7 @@ from sgdebug.runtime._constants import (
 from sgdebug.runtime._keywords import (
     Interrupts,
     RunRequest,
+    check_durability,
     refuse_run_keywords,
     refuse_unsupported,
 )
@@ -85,7 +87,7 @@ class CompiledStateGraph(GraphPlan):
                 config, limit, tuple(request.hooks), context, request.emit,
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
-                _watch(request.watch),
+                _watch(request.watch), request.durability,
             ),
         )  # fmt: skip
         if self.checkpointer is None:
@@ -191,7 +193,8 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Any:
         """Run the graph to the end and return its output (by default the output state)."""
-        refuse_run_keywords("invoke", print_mode, durability, control, version, deprecated)
+        refuse_run_keywords("invoke", print_mode, control, version, deprecated)
+        check_durability("invoke", durability, self.checkpointer)
         if stream_mode != "values":
             return list(
                 self.stream(
@@ -202,18 +205,22 @@ class CompiledStateGraph(GraphPlan):
                     output_keys=output_keys,
                     interrupt_before=interrupt_before,
                     interrupt_after=interrupt_after,
+                    durability=durability,
                 )
             )
         keys = self.output_keys if output_keys is None else output_keys
-        request = RunRequest(context, (), interrupt_before, interrupt_after, keys)
+        request = RunRequest(
+            context, (), interrupt_before, interrupt_after, keys, durability=durability
+        )
         run = self._new_run(input, config, request)
         run.advance()
         return self._output(run, keys)
 
     def _output(self, run: Run, keys: str | Sequence[str]) -> Any:
         result = run.read_values(keys) if run.watched_changed else None
-        if run.interrupts:
-            result = {**(result or {}), INTERRUPT: list(run.interrupts)}
+        if run.interrupts:  # (a state that is not a dict, e.g. a list, is left out)
+            values = result if isinstance(result, dict) else {}
+            result = {**values, INTERRUPT: list(run.interrupts)}
         return result
 
     def stream(
@@ -235,35 +242,36 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding the chunks of ``stream_mode`` as each superstep ends."""
-        refuse_run_keywords("stream", print_mode, durability, control, version, deprecated)
+        refuse_run_keywords("stream", print_mode, control, version, deprecated)
+        check_durability("stream", durability, self.checkpointer)
         refuse_unsupported("stream", {"subgraphs": subgraphs, "debug": debug})
-        run, emit = self._streamed(input, config, context, stream_mode, output_keys,
-                                   interrupt_before, interrupt_after)  # fmt: skip
+        request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
+        run, emit = self._streamed(input, config, request, stream_mode, output_keys)
         multi = not (stream_mode is None or isinstance(stream_mode, str))
-        while True:
-            try:
-                status = run.advance(one_step=True)
-            finally:
-                for mode, payload in emit.drain():
-                    yield (mode, payload) if multi else payload
-            if status != "running":
-                return
+        try:
+            while True:
+                try:
+                    status = run.advance(one_step=True)
+                finally:
+                    for mode, payload in emit.drain():
+                        yield (mode, payload) if multi else payload
+                if status != "running":
+                    return
+        finally:
+            _closed(run)
 
     def _streamed(
         self,
         input: Any,
         config: dict[str, Any] | None,
-        context: Any,
+        request: RunRequest,
         stream_mode: StreamMode | Sequence[StreamMode] | None,
         output_keys: str | Sequence[str] | None,
-        interrupt_before: Interrupts,
-        interrupt_after: Interrupts,
     ) -> tuple[Run, Emitter]:
         """A run whose events go to an emitter (``stream`` and ``astream``)."""
         modes = "updates" if stream_mode is None else stream_mode
         emit = Emitter(modes, self.stream_keys if output_keys is None else output_keys)
-        request = RunRequest(context, (), interrupt_before, interrupt_after, emit=emit)
-        return self._new_run(input, config, request), emit
+        return self._new_run(input, config, replace(request, emit=emit)), emit
 
     async def ainvoke(
         self,
@@ -282,16 +290,19 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Any:
         """Async :meth:`invoke`: async nodes run on the caller's event loop."""
-        refuse_run_keywords("ainvoke", print_mode, durability, control, version, deprecated)
+        refuse_run_keywords("ainvoke", print_mode, control, version, deprecated)
+        check_durability("ainvoke", durability, self.checkpointer)
         if stream_mode != "values":
             chunks = self.astream(
                 input, config, context=context, stream_mode=stream_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
-                interrupt_after=interrupt_after,
+                interrupt_after=interrupt_after, durability=durability,
             )  # fmt: skip
             return [c async for c in chunks]
         keys = self.output_keys if output_keys is None else output_keys
-        request = RunRequest(context, (), interrupt_before, interrupt_after, keys)
+        request = RunRequest(
+            context, (), interrupt_before, interrupt_after, keys, durability=durability
+        )
         run = self._new_run(input, config, request)
         await run.aadvance()
         return self._output(run, keys)
@@ -315,25 +326,36 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> AsyncIterator[Any]:
         """Async :meth:`stream`."""
-        refuse_run_keywords("astream", print_mode, durability, control, version, deprecated)
+        refuse_run_keywords("astream", print_mode, control, version, deprecated)
+        check_durability("astream", durability, self.checkpointer)
         refuse_unsupported("astream", {"subgraphs": subgraphs, "debug": debug})
-        run, emit = self._streamed(input, config, context, stream_mode, output_keys,
-                                   interrupt_before, interrupt_after)  # fmt: skip
+        request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
+        run, emit = self._streamed(input, config, request, stream_mode, output_keys)
         multi = not (stream_mode is None or isinstance(stream_mode, str))
-        while True:
-            try:
-                status = await run.aadvance(one_step=True)
-            finally:
-                for mode, payload in emit.drain():
-                    yield (mode, payload) if multi else payload
-            if status != "running":
-                return
+        try:
+            while True:
+                try:
+                    status = await run.aadvance(one_step=True)
+                finally:
+                    for mode, payload in emit.drain():
+                        yield (mode, payload) if multi else payload
+                if status != "running":
+                    return
+        finally:
+            _closed(run)
 
     def get_graph(self, xray: bool | int = False) -> Any:
         """A drawable view of the graph (``.draw_mermaid()``)."""
         from sgdebug.runtime._draw import get_graph
 
         return get_graph(self, xray=xray)
+
+
+def _closed(run: Run) -> None:
+    """A stream ended, maybe closed by its reader between steps: with ``durability="exit"``
+    the checkpoint the run reached is stored (as LangGraph does); else nothing is left."""
+    if run.persist is not None and run.options.durability == "exit":
+        run.persist.finish()
 
 
 def _watch(keys: str | Sequence[str] | None) -> frozenset[str]:

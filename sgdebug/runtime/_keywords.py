@@ -9,6 +9,7 @@ run does take from the façade to the run it starts.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Interrupts",
     "RunRequest",
+    "check_durability",
     "refuse_deprecated",
     "refuse_run_keywords",
     "refuse_unsupported",
@@ -72,12 +74,28 @@ class RunRequest:
     """Output keys whose change ``invoke`` reports."""
     emit: Emitter | None = None
     """Collects stream events (``stream``); ``None`` when nobody listens."""
+    durability: str | None = None
+    """When checkpoints are stored: ``"sync"``, ``"async"``, ``"exit"`` (``None``: LangGraph's
+    default, every step)."""
+
+
+DURABILITIES = (None, "sync", "async", "exit")
+
+
+def check_durability(call: str, durability: Any, checkpointer: Any) -> None:
+    """Refuse an unknown ``durability=`` (LangGraph 1.2.22 ignores it); warn, as LangGraph
+    does, when there is no checkpointer for it to act on."""
+    if durability not in DURABILITIES:
+        raise ValueError(
+            f"{call}(durability={durability!r}): expected 'sync', 'async', 'exit' or None"
+        )
+    if durability is not None and checkpointer is None:
+        warnings.warn("`durability` does nothing without a checkpointer", UserWarning, stacklevel=3)
 
 
 def refuse_run_keywords(
     call: str,
     print_mode: Any,
-    durability: str | None,
     control: Any,
     version: str,
     deprecated: Mapping[str, Any],
@@ -85,7 +103,6 @@ def refuse_run_keywords(
     """Refuse the run keywords LangGraph accepts and sgdebug.runtime does not support."""
     unsupported = {
         "print_mode": print_mode,
-        "durability": durability,
         "control": control,
         "version": None if version == "v1" else version,
     }

@@ -77,7 +77,6 @@ def test_an_unknown_run_keyword_is_a_type_error_and_runs_nothing(call: str) -> N
     ("keyword", "value"),
     [
         ("print_mode", "values"),
-        ("durability", "sync"),
         ("control", object()),
         ("version", "v2"),
     ],
@@ -105,6 +104,23 @@ def test_debug_true_is_refused_and_debug_false_runs(call: str) -> None:
     with pytest.raises(NotImplementedError, match=rf"^{call}\(debug=True\) is not supported"):
         RUNNERS[call](debug=True)
     assert RUNNERS[call](debug=False) is not None
+
+
+@pytest.mark.parametrize("call", RUNNERS)
+def test_an_unknown_durability_is_refused_before_anything_runs(call: str) -> None:
+    # LangGraph 1.2.22 takes any value here; a misspelt mode would silently mean "async".
+    CALLS.clear()
+    with pytest.raises(ValueError, match=rf"^{call}\(durability='exits'\): expected 'sync'"):
+        RUNNERS[call](durability="exits")
+    assert CALLS == []
+
+
+@pytest.mark.parametrize("call", RUNNERS)
+def test_durability_without_a_checkpointer_warns_and_runs(call: str) -> None:
+    CALLS.clear()
+    with pytest.warns(UserWarning, match="durability. does nothing without a checkpointer"):
+        RUNNERS[call](durability="exit")
+    assert CALLS == ["bump"]
 
 
 @pytest.mark.parametrize("call", RUNNERS)

@@ -81,6 +81,10 @@ class Journal(Protocol[RunT]):
         """Store the buffered task writes now."""
         ...
 
+    def finish(self) -> None:
+        """The run ended: store what ``durability="exit"`` kept back (else nothing to do)."""
+        ...
+
     def check_mutations(self, run: RunT, tasks: Sequence[Task], *, committed: bool = True) -> None:
         """Compare the channels ``tasks`` read with what was stored; record in-place changes."""
         ...

@@ -28,3 +28,6 @@ class RunOptions:
     """Nodes to stop after (``"*"`` for all)."""
     watch: frozenset[str] = frozenset()
     """Channels whose change sets :attr:`Run.watched_changed` (``invoke``'s output keys)."""
+    durability: str | None = None
+    """``"exit"``: only the checkpoint the run ends at is stored (``None``/``"sync"``/
+    ``"async"``: every step's, before the next step starts)."""

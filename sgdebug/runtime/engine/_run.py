@@ -60,7 +60,10 @@ class Run(RunState):
                 if status is None:
                     status = self._after_execute(self.execute())
                 if status is not None:
-                    return status
+                    return self._ended(status)
+        except BaseException:
+            self._ended("error")
+            raise
         finally:
             self._inline = None
             SCOPE.reset(token)
@@ -69,12 +72,23 @@ class Run(RunState):
         """:meth:`advance` for ``ainvoke``/``astream``: async nodes run on the event loop."""
         self.status = "running"
         self.breakpoint = None
-        while True:
-            status = self._settle(one_step, inline=False)
-            if status is None:
-                status = self._after_execute(await self.aexecute())
-            if status is not None:
-                return status
+        try:
+            while True:
+                status = self._settle(one_step, inline=False)
+                if status is None:
+                    status = self._after_execute(await self.aexecute())
+                if status is not None:
+                    return self._ended(status)
+        except BaseException:
+            self._ended("error")
+            raise
+
+    def _ended(self, status: Status) -> Status:
+        """With ``durability="exit"``, a run that stopped (not paused) stores where it is."""
+        stopped = status not in ("paused", "running")
+        if stopped and self.options.durability == "exit" and self.persist is not None:
+            self.persist.finish()
+        return status
 
     def _settle(self, one_step: bool, *, inline: bool) -> Status | None:
         """Run the phases until tasks need executing elsewhere (``None``) or the run stops.

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import INTERRUPT
-from sgdebug.runtime.checkpoint.base import BaseCheckpointSaver, CheckpointRecord
+from sgdebug.runtime.checkpoint.base import (
+    SPECIAL_WRITES,
+    BaseCheckpointSaver,
+    CheckpointRecord,
+    PendingWrite,
+)
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._state import RunState
 
-__all__ = ["checkpoint_event", "resumed_event"]
+__all__ = ["ERROR", "checkpoint_event", "resumed_event"]
+
+ERROR = "__error__"
+"""The channel of a failed task's pending write."""
 
 
 def checkpoint_event(
@@ -35,15 +44,11 @@ def resumed_event(
     """The payload a resumed run re-emits for the checkpoint it starts from: its
     pending tasks carry the interrupts they raised, its parent config has no extras."""
     event = checkpoint_event(run, record, saver)
-    raised = {
-        w.task_id: tuple(
-            {"value": i.value, "id": i.id, "response_schema": i.response_schema} for i in w.value
-        )
-        for w in saver.get_writes(record.thread_id, record.id)
-        if w.channel == INTERRUPT
-    }
-    for task in event["tasks"]:
-        task["interrupts"] = raised.get(task["id"], ())
+    stored: dict[str, list[PendingWrite]] = {}
+    for write in saver.get_writes(record.thread_id, record.id):
+        stored.setdefault(write.task_id, []).append(write)
+    keys = run.graph.state_keys
+    event["tasks"] = [_resumed_task(t, stored.get(t["id"], ()), keys) for t in event["tasks"]]
     parent = event["parent_config"]
     if parent is not None:
         conf = parent["configurable"]
@@ -53,6 +58,27 @@ def resumed_event(
             "checkpoint_id": conf["checkpoint_id"],
         }
     return event
+
+
+def _resumed_task(
+    task: dict[str, Any], writes: Sequence[PendingWrite], keys: Collection[str]
+) -> dict[str, Any]:
+    """A pending task of a resumed checkpoint as LangGraph shows it: a failed one with its
+    error (and no interrupts), a finished one with its result, else its interrupts."""
+    head = {"id": task["id"], "name": task["name"]}
+    error = next((w.value for w in writes if w.channel == ERROR), None)
+    if error is not None:
+        return {**head, "error": error, "state": None}
+    raised = tuple(
+        {"value": i.value, "id": i.id, "response_schema": i.response_schema}
+        for w in writes
+        if w.channel == INTERRUPT
+        for i in w.value
+    )
+    regular = [w for w in writes if w.channel not in SPECIAL_WRITES]
+    if regular:
+        head["result"] = {w.channel: w.value for w in regular if w.channel in keys}
+    return {**head, "interrupts": raised, "state": None}
 
 
 def _stream_config(record: CheckpointRecord) -> dict[str, Any]:

@@ -30,8 +30,9 @@ from sgdebug.runtime.engine._journal import Mutation
 from sgdebug.runtime.persist._blobs import Blobs
 from sgdebug.runtime.persist._load import as_langgraph_reads, load_value
 from sgdebug.runtime.persist._mutations import MutationCheck
-from sgdebug.runtime.persist._payloads import checkpoint_event, resumed_event
+from sgdebug.runtime.persist._payloads import ERROR, checkpoint_event, resumed_event
 from sgdebug.runtime.persist._pending import PendingWrites
+from sgdebug.runtime.persist._staged import Staged
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._state import RunState
@@ -47,7 +48,6 @@ __all__ = [
     "pending_by_task",
 ]
 
-ERROR = "__error__"
 RESUME = "__resume__"
 NULL_TASK = "00000000-0000-0000-0000-000000000000"
 """Task id of writes that belong to the checkpoint, not a task (a bare resume value)."""
@@ -74,6 +74,8 @@ class Persistence:  # implements engine._journal.Journal
         self.found = MutationCheck()
         self.pending = PendingWrites(saver, thread_id)
         self._metadata: tuple[Any, Mapping[str, Any]] = (None, {})
+        self.staged: Staged | None = None
+        """With ``durability="exit"``: the run's checkpoints and writes not stored yet."""
 
     @property
     def mutations(self) -> Sequence[Mutation]:
@@ -99,6 +101,10 @@ class Persistence:  # implements engine._journal.Journal
         Returns the record, or ``None`` when the saver journals (:attr:`record` then builds
         it on demand): a run saves every superstep and seldom looks back.
         """
+        if run.options.durability == "exit" and source in ("input", "loop"):
+            return self._stage(run, source, step, moved)
+        if self.staged is not None and self.staged.record is not None:
+            self.finish()  # (an edit between steps: what the run made so far is stored first)
         saver = self.saver
         checkpoint_id = saver.new_id()
         prev_id = self.head
@@ -135,6 +141,51 @@ class Persistence:  # implements engine._journal.Journal
             assert saved is not None
             emit.checkpoint(checkpoint_event(run, saved, saver), saved.step)
         return record
+
+    def _stage(
+        self, run: RunState, source: Source, step: int | None, moved: Iterable[str] | None
+    ) -> CheckpointRecord:
+        """:meth:`save` for ``durability="exit"``: the checkpoint is kept, not stored (see
+        :mod:`._staged`); :meth:`finish` stores the last one."""
+        staged = self.staged
+        if staged is None:
+            staged = self.staged = Staged(self.thread_id, self.record)
+        saver = self.saver
+        checkpoint_id = saver.new_id()
+        prev_id, base = self.head, self.record
+        changes = self.blobs.changes(
+            run.channels, self._changed(run, moved), checkpoint_id, prev_id is None
+        )
+        self.pending.items = []  # writes of a checkpoint that is not kept
+        origin = staged.origin
+        entry: SaveEntry = _new(
+            SaveEntry,
+            (
+                self.thread_id, checkpoint_id, None if origin is None else origin.id, prev_id,
+                run.step if step is None else step, source, saver.now(), dict(run.versions),
+                changes, dict(run.versions_seen), self._user_metadata(run.options.config), (),
+            ),
+        )  # fmt: skip
+        record = self._record = staged.stage(entry, base)
+        self.head, self.head_top, self.head_applies = checkpoint_id, run.max_version, run.applies
+        emit = run.options.emit
+        if emit is not None and emit.wants_checkpoints:
+            shown = staged.event_record(record)
+            emit.checkpoint(checkpoint_event(run, shown, saver), record.step)
+        return record
+
+    def begin_staging(self) -> None:
+        """From now on (``durability="exit"``) task writes wait for :meth:`finish`."""
+        self.staged = Staged(self.thread_id, self.record)
+
+    def finish(self) -> None:
+        """The run ended (``durability="exit"``): store its last checkpoint and the task
+        writes recorded against it."""
+        staged = self.staged
+        if staged is None:
+            return
+        self.staged = None
+        staged.store(self.saver)
 
     def _changed(self, run: RunState, moved: Iterable[str] | None) -> Iterable[str]:
         """The channels a save must look at: only those whose version moved can hold a new
@@ -223,7 +274,8 @@ class Persistence:  # implements engine._journal.Journal
         """
         if self.head is None:
             return
-        if defer and task.error is None and not task.interrupts:
+        staged = self.staged
+        if defer and staged is None and task.error is None and not task.interrupts:
             self.pending.add(task)
             return
         self.flush()
@@ -238,12 +290,17 @@ class Persistence:  # implements engine._journal.Journal
             writes = [PendingWrite(task.id, task.name, path, k, v) for k, v in task.writes]
         if not writes:
             writes = [PendingWrite(task.id, task.name, path, "__no_writes__", None)]
-        self.saver.put_writes(self.thread_id, id_text(self.head), writes)
+        if staged is not None:
+            staged.hold(id_text(self.head), writes)
+        else:
+            self.saver.put_writes(self.thread_id, id_text(self.head), writes)
 
     def defer(self, task: Task) -> None:
         """Keep the writes of ``task`` (finished, and not failed or interrupted) for the next
         :meth:`save` (see :meth:`task_done`)."""
-        if self.head is not None:
+        if self.staged is not None:
+            self.task_done(task)
+        elif self.head is not None:
             self.pending.add(task)
 
     def flush(self) -> None:
@@ -254,7 +311,11 @@ class Persistence:  # implements engine._journal.Journal
         """Remember the channel versions at a static breakpoint (it fires once per change)."""
         seen = dict(run.versions)
         run.versions_seen[INTERRUPT] = seen
-        if self.head_id is not None:
+        staged = self.staged
+        if staged is not None and staged.record is not None:
+            seen_all = dict(run.versions_seen)
+            staged.record = self._record = staged.record._replace(versions_seen=seen_all)
+        elif self.head_id is not None:
             self.saver.update_seen(self.thread_id, self.head_id, INTERRUPT, seen)
 
     # -- loading ---------------------------------------------------------------------------

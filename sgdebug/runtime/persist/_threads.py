@@ -71,13 +71,19 @@ def start_run(graph: GraphPlan, run: Run, input: Any, config: Mapping[str, Any])
     if checkpoint_id is not None and latest is not None and latest.id != record.id:
         persist.save(run, "fork", step=record.step + 1)
         run.step = record.step + 2
-    else:
+    if run.options.durability == "exit":
+        persist.begin_staging()
+    if checkpoint_id is None or latest is None or latest.id == record.id:
         pending = saver.get_writes(thread_id, record.id)
         run.prefill = {k: list(v) for k, v in pending_by_task(pending).items()}
-        null = [w.value for w in run.prefill.pop(NULL_TASK, []) if w.channel == RESUME]
-        run.null_resume = null[:1]
+        nulls = run.prefill.pop(NULL_TASK, [])
+        run.null_resume = [w.value for w in nulls if w.channel == RESUME][:1]
+        # Updates given with earlier resumes of this checkpoint (each resume adds its own).
+        updates = [(w.channel, w.value) for w in nulls if w.channel != RESUME]
+        if updates:
+            run.apply_writes(updates)
         if isinstance(input, Command):
-            _apply_command(run, input, pending)
+            _apply_command(run, persist, input, pending)
     # A resumed step does not stop again at the breakpoint it was paused at.
     run.versions_seen[INTERRUPT] = dict(run.versions)
     run.watched_changed = True
@@ -86,7 +92,9 @@ def start_run(graph: GraphPlan, run: Run, input: Any, config: Mapping[str, Any])
         persist.emit_resumed(run)
 
 
-def _apply_command(run: Run, cmd: Command[Any], pending: Sequence[PendingWrite]) -> None:
+def _apply_command(
+    run: Run, persist: Persistence, cmd: Command[Any], pending: Sequence[PendingWrite]
+) -> None:
     if cmd.graph == Command.PARENT:
         raise InvalidUpdateError("There is no parent graph")
     null: list[Write] = []
@@ -102,10 +110,27 @@ def _apply_command(run: Run, cmd: Command[Any], pending: Sequence[PendingWrite])
         run.apply_writes(writes + routes)
     # Kept with the checkpoint like LangGraph's null writes: its snapshot shows them applied.
     null.extend(writes + routes)
-    record = run.persist.record if run.persist is not None else None
-    if null and record is not None:
-        stored = [PendingWrite(NULL_TASK, NULL_TASK, (), k, v) for k, v in null]
-        run.graph.checkpointer.put_writes(record.thread_id, record.id, stored)
+    _keep_null_writes(persist, null, pending)
+
+
+def _keep_null_writes(
+    persist: Persistence, null: Sequence[Write], pending: Sequence[PendingWrite]
+) -> None:
+    """Store a resume's answer and updates with its checkpoint, after the updates earlier
+    resumes of it gave (the answer replaces theirs). With ``durability="exit"`` the answer
+    is not kept, and the updates only if the run ends at this checkpoint."""
+    record = persist.record
+    if not null or record is None:
+        return
+    earlier = [w for w in pending if w.task_id == NULL_TASK and w.channel != RESUME]
+    stored = earlier + [PendingWrite(NULL_TASK, NULL_TASK, (), k, v) for k, v in null]
+    staged = persist.staged
+    if staged is None:
+        persist.saver.put_writes(record.thread_id, record.id, stored)
+        return
+    stored = [w for w in stored if w.channel != RESUME]
+    if stored:
+        staged.hold(record.id, stored)
 
 
 def _resume(run: Run, value: Any, pending: Sequence[PendingWrite]) -> list[Write]:
@@ -326,8 +351,9 @@ def update_state(
     if as_node == COPY:
         parent = record.parent_id if record is not None else None
         return config_of(persist.save_record(run, "fork", step=step, parent=parent))
-    if as_node == INPUT:
+    if as_node == INPUT:  # the first checkpoint of a thread is its input, at step -1
         run.apply_writes([(START, values)])
+        step = step if record is not None else -1
         return config_of(persist.save_record(run, "input", step=step))
     if values is None and as_node == END:
         run._apply({}, "step")

@@ -6,7 +6,8 @@ See ``programs/checkpoint.py`` for how these scripts are observed and compared.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import operator
+from typing import Annotated, Any
 
 from sgdebug.sample_graphs._engines import EngineAPI
 
@@ -328,5 +329,27 @@ def async_interrupt_and_resume(g: EngineAPI) -> Case:
     def spec(r: Rec) -> None:
         assert r["run"][-1] == ("updates", {"__interrupt__": ()})
         assert r["resume"] == {"x": 1, "log": ["a", "r", "c"]}
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def interrupt_with_a_list_state_returns_only_the_interrupts(g: EngineAPI) -> Case:
+    def ask(state: list[str]) -> list[str]:
+        return [g.interrupt("q?")]
+
+    b = g.StateGraph(Annotated[list, operator.add]).add_node("first", lambda s: ["first"])
+    b.add_node("ask", ask).add_edge(g.START, "first").add_edge("first", "ask")
+    graph = b.compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        yield "invoke", attempt(lambda: graph.invoke(["in"], CFG))
+        yield "paused", snap(graph)
+        yield "resume", attempt(lambda: graph.invoke(g.Command(resume="A"), CFG))
+
+    def spec(r: Rec) -> None:
+        assert list(r["invoke"]) == ["__interrupt__"]
+        assert r["paused"]["values"] == ["in", "first"]
+        assert r["resume"] == ["in", "first", "A"]
 
     return Case(graph, script=script, spec=spec)

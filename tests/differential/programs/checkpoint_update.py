@@ -236,3 +236,22 @@ def update_state_then_breakpoint_is_not_retriggered(g: EngineAPI) -> Case:
         ]
 
     return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def update_as_input_on_a_new_thread_is_its_step_minus_one_input(g: EngineAPI) -> Case:
+    graph = chain(g, "ab")
+
+    def script() -> Script:
+        yield "input", attempt(lambda: graph.update_state(CFG, {"x": 1}, "__input__"))
+        yield "start", attempt(lambda: graph.update_state(CFG, {"x": 1}, "__start__"))
+        yield "a", attempt(lambda: graph.update_state(CFG, {"log": ["a"]}, "a"))
+        yield "input again", attempt(lambda: graph.update_state(CFG, {"x": 2}, "__input__"))
+        yield "history", history(graph)
+
+    def spec(r: Rec) -> None:
+        assert [s[:2] for s in steps(r["history"])] == [
+            ("input", 2), ("update", 1), ("update", 0), ("input", -1)
+        ]  # fmt: skip
+
+    return Case(graph, script=script, spec=spec)
