@@ -70,3 +70,66 @@ def test_import_leaves_libraries_unloaded(
     leaked = sorted(set(added) & set(forbidden))
 
     assert leaked == [], f"importing {layer} loaded {leaked}"
+
+
+def _probe_modules(import_code: str) -> set[str]:
+    """Run ``import_code`` in a fresh interpreter: every module (dotted name) it added."""
+    probe = (
+        "import sys, json\n"
+        "before = set(sys.modules)\n"
+        f"exec({import_code!r})\n"
+        "print(json.dumps(sorted(set(sys.modules) - before)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return {str(name) for name in json.loads(result.stdout.strip().splitlines()[-1])}
+
+
+# What the first screen of the TUI does not show: imported when the user opens it.
+NOT_ON_THE_FIRST_SCREEN = (
+    "sgdebug.tui.screens.edit_screen",
+    "sgdebug.tui.screens.help_screen",
+    "sgdebug.tui.screens.log_screen",
+    "textual.widgets._text_area",
+)
+# What the command line may not import before a command needs it (the front ends, the
+# session, the engines and what they pull in).
+NOT_BEFORE_A_COMMAND = (
+    "sgdebug.debugger",
+    "sgdebug.runtime",
+    "sgdebug.tui",
+    "sgdebug.repl",
+    "textual",
+    "rich",
+    "prompt_toolkit",
+    "sqlite3",
+    "langgraph",
+    "langchain_core",
+    "pydantic",
+)
+
+
+def test_the_tui_imports_no_screen_the_first_screen_does_not_show() -> None:
+    added = _probe_modules("import sgdebug.tui.app")
+
+    assert "sgdebug.tui.app" in added
+    assert sorted(added & set(NOT_ON_THE_FIRST_SCREEN)) == []
+    assert [m for m in added if m.split(".")[0] in ("prompt_toolkit", "langgraph")] == []
+
+
+def test_importing_the_command_line_imports_no_front_end_and_no_engine() -> None:
+    added = _probe_modules("import sgdebug.cli")
+
+    leaked = sorted(m for m in added if any(m == n or m.startswith(f"{n}.")
+                                            for n in NOT_BEFORE_A_COMMAND))  # fmt: skip
+
+    assert "sgdebug.cli" in added
+    assert leaked == [], f"importing sgdebug.cli loaded {leaked}"

@@ -31,9 +31,6 @@ from sgdebug.tui.keys import (
 )
 from sgdebug.tui.layout import DETAIL_PANES, next_pane
 from sgdebug.tui.screens.confirm_screen import ConfirmScreen
-from sgdebug.tui.screens.edit_screen import EditScreen
-from sgdebug.tui.screens.help_screen import HelpScreen
-from sgdebug.tui.screens.node_screen import NodeScreen
 from sgdebug.tui.stopping import QUIT_GRACE_S, EngineStopper
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.command_line import CommandLine
@@ -43,6 +40,7 @@ from sgdebug.tui.widgets.log_pane import LogPane
 from sgdebug.tui.widgets.tasks_pane import TasksPane
 
 if TYPE_CHECKING:
+    from rich.text import Text
     from textual.app import App
 
     from sgdebug.inspect.topology import Topology
@@ -167,7 +165,7 @@ class ActionsMixin(_Base):
         item = key_command(binding_id)
         name = item.command
         if name == "help":
-            self.push_screen(HelpScreen(self.keys_help()))
+            self.show_keys_help()
         elif name == "quit":
             self.request_quit()
         elif item.pane is not None:
@@ -266,6 +264,18 @@ class ActionsMixin(_Base):
 
     # -- help ------------------------------------------------------------------------------
 
+    def show_keys_help(self, topic: str | None = None) -> None:
+        """The help screen: the keys, and ``topic`` (a command's help) when given."""
+        from sgdebug.tui.screens.help_screen import HelpScreen  # not on the first screen
+
+        self.push_screen(HelpScreen(self.keys_help(), topic=topic))
+
+    def show_log_screen(self, entries: Iterable[Text]) -> None:
+        """The whole log, wrapped, in its own screen."""
+        from sgdebug.tui.screens.log_screen import LogScreen  # not on the first screen
+
+        self.push_screen(LogScreen(entries))
+
     def keys_help(self) -> Iterable[tuple[str, str]]:
         """(keys, what they do) for the help screen, with the keymap applied."""
         defaults = {b.id: b.key for b in (*command_bindings(), *TUI_BINDINGS) if b.id}
@@ -355,6 +365,8 @@ class ActionsMixin(_Base):
             outcome = outcomes[-1] if outcomes else None
             return None if outcome is not None and outcome.ok else _reason(outcome)
 
+        from sgdebug.tui.screens.edit_screen import EditScreen  # TextArea: not on the first screen
+
         self.push_screen(EditScreen(key, text, submit))
 
     # -- widget messages -------------------------------------------------------------------
@@ -386,6 +398,8 @@ class ActionsMixin(_Base):
             self.refresh_bindings()
 
     def on_graph_pane_node_opened(self, message: GraphPane.NodeOpened) -> None:
+        from sgdebug.tui.screens.node_screen import NodeScreen
+
         graph = self.session.model
         self.push_screen(NodeScreen(node_details(message.node, self.topology, self.frame, graph)))
 
@@ -432,7 +446,7 @@ class ActionsMixin(_Base):
         if any(not arg.optional for arg in spec.args):
             self.type_command(f"{name} ")
         elif name == "help":
-            self.push_screen(HelpScreen(self.keys_help()))
+            self.show_keys_help()
         elif name == "quit":
             self.request_quit()
         elif name == "restart":

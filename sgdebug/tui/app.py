@@ -44,8 +44,6 @@ from sgdebug.tui.details import task_details
 from sgdebug.tui.keys import TUI_BINDINGS, command_bindings
 from sgdebug.tui.layout import DETAIL_PANES, layout_for
 from sgdebug.tui.palette import CommandsProvider
-from sgdebug.tui.screens.help_screen import HelpScreen
-from sgdebug.tui.screens.log_screen import LogScreen
 from sgdebug.tui.stopping import EngineStopper, on_exit_signals
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.command_line import CommandLine
@@ -261,12 +259,12 @@ class DebuggerApp(ActionsMixin, App[int]):
         from sgdebug.debugger import help_text
 
         topic = None if text == help_text(None, self.session) else text
-        self.push_screen(HelpScreen(self.keys_help(), topic=topic))
+        self.show_keys_help(topic)
         self.query_one(LogPane).write_note("Help is shown in its own screen (Esc closes it).")
 
     @on(LogPane.Opened)
     def _open_log(self, message: LogPane.Opened) -> None:
-        self.push_screen(LogScreen(message.entries))
+        self.show_log_screen(message.entries)
 
     def _on_session_event(self, event: Event) -> None:
         """Runs in the engine thread: turn noisy session events into messages."""
