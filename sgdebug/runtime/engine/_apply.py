@@ -16,7 +16,13 @@ from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import PULL
-from sgdebug.runtime.channels import BaseChannel, EphemeralValue, LastValue
+from sgdebug.runtime.channels import (
+    MISSING,
+    BaseChannel,
+    BinaryOperatorAggregate,
+    EphemeralValue,
+    LastValue,
+)
 from sgdebug.runtime.engine._records import ChannelChange, CommitRecord, TaskWrite
 
 if TYPE_CHECKING:
@@ -119,7 +125,15 @@ def apply_writes(
     for key, values in grouped.items():
         if applied and key in applied:
             channel = channels[key] = applied[key]
-            moved.bump(key, channel.is_available())
+            versions[key] = version  # moved.bump(), inlined (a lone task's usual fold)
+            if (
+                channel.value is not MISSING
+                if type(channel) is BinaryOperatorAggregate
+                else channel.is_available()
+            ):
+                updated.add(key)
+            else:
+                moved.unlisted.append(key)
             continue
         channel = channels[key]
         if len(values) == 1 and (type(channel) is LastValue or type(channel) is EphemeralValue):

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sgdebug.runtime._constants import END, PULL, ROOT, START, TASKS, branch_channel
-from sgdebug.runtime.channels import MISSING, BaseChannel, LastValue
+from sgdebug.runtime.channels import MISSING, BaseChannel, BinaryOperatorAggregate, LastValue
 from sgdebug.runtime.errors import InvalidUpdateError, ParentCommand, troubleshooting
 from sgdebug.runtime.graph._schema import (
     coerce_to_schema,
@@ -62,7 +62,11 @@ class Reader:
                 value = given[key]
             else:
                 channel = channels[key]  # the usual channel's value read directly, else peek()
-                value = channel.value if type(channel) is LastValue else channel.peek()
+                value = (
+                    channel.value
+                    if type(channel) is LastValue or type(channel) is BinaryOperatorAggregate
+                    else channel.peek()
+                )
             if value is not MISSING:
                 values[key] = value
         for key, manager in self.managed:

@@ -13,7 +13,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sgdebug.runtime.channels import MISSING, BaseChannel, LastValue
+from sgdebug.runtime.channels import (
+    MISSING,
+    BaseChannel,
+    BinaryOperatorAggregate,
+    EphemeralValue,
+    LastValue,
+)
 from sgdebug.runtime.checkpoint.base import GONE, BaseCheckpointSaver, Blob, CheckpointId, id_text
 
 __all__ = [
@@ -81,8 +87,14 @@ class Blobs:
         encode, raw = self.saver.encode, self.saver.raw_types
         atoms, shadows = self.atoms, self.shadow
         for key in changed:
-            channel = channels[key]  # the usual channel's value read directly
-            value = channel.value if type(channel) is LastValue else channel.checkpoint()
+            channel = channels[key]  # the usual channels' value read directly (a call costs)
+            value = (
+                channel.value
+                if type(channel) is LastValue
+                or type(channel) is BinaryOperatorAggregate
+                or type(channel) is EphemeralValue
+                else channel.checkpoint()
+            )
             kind = type(value)
             if kind in _ATOMS:  # no deltas, cannot be changed in place
                 if atoms.get(key, MISSING) is value:
