@@ -54,13 +54,6 @@ class Moved:
         self.unlisted: list[str] = []
         """Moved, but empty now (cleared, consumed)."""
 
-    def restart(self, versions: dict[str, int], version: int) -> None:
-        """Start a new application of writes (a run reuses one: making one costs time)."""
-        self.versions = versions
-        self.version = version
-        self.updated = set()
-        self.unlisted = []
-
     def bump(self, key: str, available: bool) -> None:
         """``key``'s channel changed: move its version; ``available``: it holds a value."""
         self.versions[key] = self.version
@@ -91,7 +84,7 @@ def step_writes(
     """
     grouped: dict[str, list[Any]] = {}
     owners: dict[str, list[Task]] | None = defaultdict(list) if owned else None
-    consumed: frozenset[str] = frozenset()
+    consumed: set[str] = set()
     for task in tasks:
         if task.path[0] == PULL:
             mark = dict(seen.get(task.name) or ())
@@ -100,7 +93,7 @@ def step_writes(
                     mark[trigger] = versions[trigger]
             seen[task.name] = mark
             if task.node.consumes:
-                consumed = consumed.union(task.node.consumes)
+                consumed.update(task.node.consumes)
         for key, value in task.writes:
             if key not in channels:
                 log.warning(

@@ -95,8 +95,6 @@ class RunState:
         """Why the pending step failed outside its tasks, when a hook kept it (status
         ``error``; the run stands before the step)."""
         self.ids = TaskIds()
-        self._moved = Moved(self.versions, 0)
-        """Reused by every application of writes (one at a time)."""
         self._inline: TaskScope | None = None
         """The scope reused by tasks run in the advancing thread (one per ``advance``)."""
 
@@ -229,8 +227,7 @@ class RunState:
         channels = self.channels
         before = {k: c.checkpoint() for k, c in channels.items()} if owners is not None else None
         self.max_version += 1
-        moved = self._moved  # (not kept: its sets are, they are new each time)
-        moved.restart(self.versions, self.max_version)
+        moved = Moved(self.versions, self.max_version)
         if consumed:
             consume_triggers(channels, consumed, moved)
         apply_writes(channels, grouped, moved, applied)
