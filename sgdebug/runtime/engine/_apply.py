@@ -39,6 +39,7 @@ __all__ = [
 ]
 
 log = logging.getLogger("sgdebug.runtime")
+_NOTHING: frozenset[str] = frozenset()
 
 
 class Moved:
@@ -84,7 +85,7 @@ def step_writes(
     """
     grouped: dict[str, list[Any]] = {}
     owners: dict[str, list[Task]] | None = defaultdict(list) if owned else None
-    consumed: set[str] = set()
+    consumed = _NOTHING  # (a set only for a step that read a barrier)
     for task in tasks:
         if task.path[0] == PULL:
             mark = dict(seen.get(task.name) or ())
@@ -93,7 +94,7 @@ def step_writes(
                     mark[trigger] = versions[trigger]
             seen[task.name] = mark
             if task.node.consumes:
-                consumed.update(task.node.consumes)
+                consumed = consumed.union(task.node.consumes)
         for key, value in task.writes:
             if key not in channels:
                 log.warning(
