@@ -16,7 +16,13 @@ from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import PULL
-from sgdebug.runtime.channels import BaseChannel, EphemeralValue, LastValue
+from sgdebug.runtime.channels import (
+    MISSING,
+    BaseChannel,
+    BinaryOperatorAggregate,
+    EphemeralValue,
+    LastValue,
+)
 from sgdebug.runtime.engine._records import ChannelChange, CommitRecord, TaskWrite
 
 if TYPE_CHECKING:
@@ -33,6 +39,7 @@ __all__ = [
 ]
 
 log = logging.getLogger("sgdebug.runtime")
+_NOTHING: frozenset[str] = frozenset()
 
 
 class Moved:
@@ -78,7 +85,7 @@ def step_writes(
     """
     grouped: dict[str, list[Any]] = {}
     owners: dict[str, list[Task]] | None = defaultdict(list) if owned else None
-    consumed: set[str] = set()
+    consumed = _NOTHING  # (a set only for a step that read a barrier)
     for task in tasks:
         if task.path[0] == PULL:
             mark = dict(seen.get(task.name) or ())
@@ -87,7 +94,7 @@ def step_writes(
                     mark[trigger] = versions[trigger]
             seen[task.name] = mark
             if task.node.consumes:
-                consumed.update(task.node.consumes)
+                consumed = consumed.union(task.node.consumes)
         for key, value in task.writes:
             if key not in channels:
                 log.warning(
@@ -119,7 +126,15 @@ def apply_writes(
     for key, values in grouped.items():
         if applied and key in applied:
             channel = channels[key] = applied[key]
-            moved.bump(key, channel.is_available())
+            versions[key] = version  # moved.bump(), inlined (a lone task's usual fold)
+            if (
+                channel.value is not MISSING
+                if type(channel) is BinaryOperatorAggregate
+                else channel.is_available()
+            ):
+                updated.add(key)
+            else:
+                moved.unlisted.append(key)
             continue
         channel = channels[key]
         if len(values) == 1 and (type(channel) is LastValue or type(channel) is EphemeralValue):

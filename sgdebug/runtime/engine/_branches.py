@@ -33,6 +33,9 @@ _REPLACING = (LastValue, EphemeralValue, UntrackedValue)
 """Channels whose value after a single write is that write."""
 
 
+_NO_ROUTES: dict[str, tuple[Write, ...]] = {}
+
+
 class _WrittenTwice(Exception):
     """A task wrote one key twice: its writes are applied grouped by key."""
 
@@ -45,7 +48,12 @@ def branch_writes(run: RunView, task: Task, writes: Sequence[Write], raw: Any) -
         return out
     for branch, reader in node.branches:
         result = branch.path(local_state(run, task, writes, raw, reader))
-        if type(result) not in PLAIN and inspect.isawaitable(result):
+        if type(result) is str:  # a node name seen before: its cached routes (see _routes)
+            routes = node.route_cache.get(branch.name, _NO_ROUTES).get(result)
+            if routes is not None:
+                out.extend(routes)
+                continue
+        elif type(result) not in PLAIN and inspect.isawaitable(result):
             result = await_sync(result)
         out.extend(_routes(run, task, branch, result))
     return out

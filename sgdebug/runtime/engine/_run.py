@@ -99,25 +99,31 @@ class Run(RunState):
         """
         stepped = False
         observer = self.observer
+        watched = observer.watched
+        # Nothing reports a lone finished task: computed once, not per step.
+        quiet = not watched and self.options.emit is None
         while True:
+            # The phases follow each other within one pass: plan, execute, commit.
             phase = self.phase
-            if phase == "execute":
-                tasks = self.tasks
-                if not inline or len(tasks) != 1 or tasks[0].done:
-                    return None
-                status = self._run_here(tasks[0])
-                if status is not None:
-                    return status
-            elif phase == "plan":
+            if phase == "plan":
                 if not self.plan():
                     if self.breakpoint is not None or self.status == "error":
                         return self.status
                     continue
-                if observer.watched and observer.planned(self, self.tasks):
+                if watched and observer.planned(self, self.tasks):
                     return self._pause()
                 if stepped:
                     return self.status
-            elif phase == "commit":
+                phase = self.phase
+            if phase == "execute":
+                tasks = self.tasks
+                if not inline or len(tasks) != 1 or tasks[0].done:
+                    return None
+                status = self._run_here(tasks[0], quiet)
+                if status is not None:
+                    return status
+                phase = self.phase
+            if phase == "commit":
                 committed = self.tasks
                 try:
                     record = self.commit()
@@ -129,17 +135,20 @@ class Run(RunState):
                 if after and stops_at(self, after, committed):
                     self._stop_at_breakpoint("after")
                     return self.status
-                if observer.watched and observer.committed(self, record):
+                if watched and observer.committed(self, record):
                     return self._pause()
                 stepped = one_step
-            else:
+            else:  # "done" (a step run here leaves the phase at "commit", or returns)
                 self.status = "done"
                 return self.status
 
-    def _run_here(self, task: Task) -> Status | None:
-        """Run a step's one task in this thread; the status if the advance stops there."""
+    def _run_here(self, task: Task, quiet: bool) -> Status | None:
+        """Run a step's one task in this thread; the status if the advance stops there.
+
+        ``quiet``: nobody watches the run or streams it (see :meth:`_settle`).
+        """
         run_task(self, task, self._inline)
-        if task.done and not self.observer.watched and self.options.emit is None:
+        if quiet and task.done:
             # The usual unwatched step: nothing to report; the writes wait for the save.
             if self.persist is not None:
                 self.persist.defer(task)

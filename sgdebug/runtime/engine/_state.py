@@ -232,7 +232,8 @@ class RunState:
             consume_triggers(channels, consumed, moved)
         apply_writes(channels, grouped, moved, applied)
         if kind in ("step", "input"):  # a full step: unwritten volatile channels clear
-            clear_unwritten(channels, self.dirty, grouped, moved)
+            if not grouped.keys() >= self.dirty:  # (usually each was written again)
+                clear_unwritten(channels, self.dirty, grouped, moved)
             self.dirty = self.graph.volatile_set.intersection(grouped)
             if self.graph.trigger_keys.isdisjoint(moved.updated):
                 finish_channels(channels, moved)  # nothing else would run next

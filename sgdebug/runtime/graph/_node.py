@@ -5,10 +5,16 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from sgdebug.runtime._constants import END, PULL, ROOT, START, TASKS, branch_channel
-from sgdebug.runtime.channels import MISSING, BaseChannel, LastValue
+from sgdebug.runtime.channels import (
+    MISSING,
+    BaseChannel,
+    BinaryOperatorAggregate,
+    LastValue,
+    ValueChannel,
+)
 from sgdebug.runtime.errors import InvalidUpdateError, ParentCommand, troubleshooting
 from sgdebug.runtime.graph._schema import (
     coerce_to_schema,
@@ -43,6 +49,9 @@ class Reader:
     """Whether the state is the single ``__root__`` channel."""
     coerce: bool
     """Whether the input dict becomes a dataclass / pydantic instance."""
+    plain: bool = False
+    """A dict of channel values only, every channel a :class:`ValueChannel` (set by the
+    graph plan, which knows the channels): their values are read directly."""
 
     def read(
         self,
@@ -52,17 +61,28 @@ class Reader:
         overrides: Mapping[str, Any] | None = None,
     ) -> Any:
         """The value of this schema's view of ``channels`` (values in ``overrides`` win)."""
+        given = overrides or _NO_OVERRIDES
+        values: dict[str, Any] = {}
+        if self.plain:  # the usual reader, without the checks below
+            held = cast("Mapping[str, ValueChannel]", channels)
+            for key in self.keys:
+                value = given[key] if overrides and key in given else held[key].value
+                if value is not MISSING:
+                    values[key] = value
+            return values
         if self.root:
             value = overrides[ROOT] if overrides and ROOT in overrides else channels[ROOT].peek()
             return None if value is MISSING else value
-        given = overrides or _NO_OVERRIDES
-        values: dict[str, Any] = {}
         for key in self.keys:
             if key in given:
                 value = given[key]
             else:
                 channel = channels[key]  # the usual channel's value read directly, else peek()
-                value = channel.value if type(channel) is LastValue else channel.peek()
+                value = (
+                    channel.value
+                    if type(channel) is LastValue or type(channel) is BinaryOperatorAggregate
+                    else channel.peek()
+                )
             if value is not MISSING:
                 values[key] = value
         for key, manager in self.managed:

@@ -18,6 +18,7 @@ from sgdebug.runtime.channels import (
     NamedBarrierValue,
     Topic,
     UntrackedValue,
+    ValueChannel,
 )
 from sgdebug.runtime.errors import InvalidUpdateError, troubleshooting
 from sgdebug.runtime.graph._node import (
@@ -132,7 +133,12 @@ class GraphPlan:
         return edges, joins, branches
 
     def _reader(self, schema: Any) -> Reader:
-        return make_reader(schema, self.builder.schemas[schema])
+        reader = make_reader(schema, self.builder.schemas[schema])
+        specs = self.channel_specs
+        reader.plain = not (reader.root or reader.managed or reader.coerce) and all(
+            isinstance(specs.get(k), ValueChannel) for k in reader.keys
+        )
+        return reader
 
     def _start_node(self) -> CompiledNode:
         edges, joins, branches = self._edges_from(START)

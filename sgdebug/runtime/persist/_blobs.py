@@ -13,7 +13,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sgdebug.runtime.channels import MISSING, BaseChannel, LastValue
+from sgdebug.runtime.channels import (
+    MISSING,
+    BaseChannel,
+    BinaryOperatorAggregate,
+    EphemeralValue,
+    LastValue,
+)
 from sgdebug.runtime.checkpoint.base import GONE, BaseCheckpointSaver, Blob, CheckpointId, id_text
 
 __all__ = [
@@ -81,8 +87,14 @@ class Blobs:
         encode, raw = self.saver.encode, self.saver.raw_types
         atoms, shadows = self.atoms, self.shadow
         for key in changed:
-            channel = channels[key]  # the usual channel's value read directly
-            value = channel.value if type(channel) is LastValue else channel.checkpoint()
+            channel = channels[key]  # the usual channels' value read directly (a call costs)
+            value = (
+                channel.value
+                if type(channel) is LastValue
+                or type(channel) is BinaryOperatorAggregate
+                or type(channel) is EphemeralValue
+                else channel.checkpoint()
+            )
             kind = type(value)
             if kind in _ATOMS:  # no deltas, cannot be changed in place
                 if atoms.get(key, MISSING) is value:
@@ -99,25 +111,21 @@ class Blobs:
                     out.append((key, GONE))
                 shadows.pop(key, None)
             elif kind is list and key in self.intact:
-                out.append((key, self._append(key, value, checkpoint_id)))
+                shadow = shadows[key]
+                size = len(shadow.value)
+                if shadow.shared and len(value) == size + 1 and type(value[size]) in SHAREABLE:
+                    # One scalar appended to the list the saver shares: the usual step.
+                    shadow.value.append(value[size])
+                    shadow.obj = value
+                    shadow.chain[0] = checkpoint_id
+                    out.append((key, self.saver.share_list(shadow.value, size + 1)))
+                else:
+                    out.append((key, self._blob(key, value, checkpoint_id, intact=True)))
             else:
                 out.append((key, self._blob(key, value, checkpoint_id)))
         if self.intact:
             self.intact = set()
         return out
-
-    def _append(self, key: str, value: list[Any], checkpoint_id: CheckpointId) -> Any:
-        """A list the mutation check found to be the stored one with items appended."""
-        shadow = self.shadow[key]
-        master = shadow.value
-        size = len(master)
-        if shadow.shared and len(value) == size + 1 and type(value[size]) in SHAREABLE:
-            # One scalar appended to the list the saver shares: the usual step.
-            master.append(value[size])
-            shadow.obj = value
-            shadow.chain[0] = checkpoint_id
-            return self.saver.share_list(master, size + 1)
-        return self._blob(key, value, checkpoint_id, intact=True)
 
     def prime(self, key: str, value: Any, blob_id: str, depth: int, read: Any) -> None:
         """A loaded value: the next save stores its changes relative to it."""

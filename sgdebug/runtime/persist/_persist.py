@@ -108,15 +108,20 @@ class Persistence:  # implements engine._journal.Journal
         saver = self.saver
         checkpoint_id = saver.new_id()
         prev_id = self.head
-        changed = self._changed(run, moved)
+        if moved is not None and run.applies == self.head_applies + 1 and not self.found.mutated:
+            changed = moved  # the usual save after a commit (see _changed)
+        else:
+            changed = self._changed(run, moved)
         changes = self.blobs.changes(run.channels, changed, checkpoint_id, prev_id is None)
         parent_id = prev_id if parent == "" else parent
-        pending: Sequence[TaskWrites] = ()
-        if self.pending.items:
-            if prev_id is None or parent_id != prev_id:
-                self.flush()  # they belong to a checkpoint that is not this one's parent
-            else:
-                pending = self.pending.take()
+        pending: Sequence[TaskWrites] = self.pending.items
+        if not pending:
+            pending = ()  # (not the buffer: the next step's finished tasks go there)
+        elif prev_id is None or parent_id != prev_id:
+            self.flush()  # they belong to a checkpoint that is not this one's parent
+            pending = ()
+        else:
+            self.pending.items = []  # taken: stored with this checkpoint
         config, (cached_for, metadata) = run.options.config, self._metadata
         if cached_for is not None or "metadata" in config:
             metadata = self._user_metadata(config)
@@ -130,7 +135,11 @@ class Persistence:  # implements engine._journal.Journal
                 dict(run.versions_seen), metadata, pending,
             ),
         )  # fmt: skip
-        record = self._store(entry, pending)
+        if saver.journals:  # the usual saver: it files the entry when first read
+            saver.journal.append(entry)
+            record = None
+        else:
+            record = self._store(entry, pending)
         self._record = record
         self.head = checkpoint_id
         self.head_top = run.max_version
@@ -201,11 +210,9 @@ class Persistence:  # implements engine._journal.Journal
             return moved
         return [k for k, v in run.versions.items() if v > top]
 
-    def _store(self, entry: SaveEntry, pending: Sequence[TaskWrites]) -> CheckpointRecord | None:
+    def _store(self, entry: SaveEntry, pending: Sequence[TaskWrites]) -> CheckpointRecord:
+        """Store ``entry`` with a saver that does not journal (it builds records now)."""
         saver = self.saver
-        if saver.journals:
-            saver.journal.append(entry)
-            return None
         base = self._record
         record, blobs = build_record(entry, base.blobs if base is not None else {})
         try:
