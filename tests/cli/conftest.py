@@ -44,6 +44,60 @@ graph = builder.compile()
 """
 
 
+SLOW_LOOP = """\
+import time
+from typing import TypedDict
+from sgdebug.runtime import END, START, StateGraph
+
+class State(TypedDict):
+    n: int
+
+def tick(state: State) -> dict:
+    time.sleep(0.02)
+    return {"n": state["n"] + 1}
+
+builder = StateGraph(State)
+builder.add_node("tick", tick)
+builder.add_edge(START, "tick")
+builder.add_conditional_edges("tick", lambda s: "tick" if s["n"] < 10_000 else END)
+graph = builder.compile()
+"""
+"""``tick`` loops 10,000 times, 20 ms each: a run that is still going when a test acts."""
+
+SPINNING = """\
+from pathlib import Path
+from typing import TypedDict
+from sgdebug.runtime import END, START, StateGraph
+
+class State(TypedDict):
+    n: int
+
+def spin(state: State) -> dict:
+    Path("spinning").touch()
+    while True:
+        pass
+
+def also_spin(state: State) -> dict:
+    while True:
+        pass
+
+builder = StateGraph(State)
+builder.add_node("spin", spin)
+builder.add_edge(START, "spin")
+builder.add_edge("spin", END)
+graph = builder.compile()
+
+parallel = StateGraph(State)  # the second node runs in a worker thread
+parallel.add_node("spin", spin)
+parallel.add_node("also_spin", also_spin)
+parallel.add_edge(START, "spin")
+parallel.add_edge(START, "also_spin")
+parallel_graph = parallel.compile()
+"""
+"""``graph``'s ``spin`` (and ``parallel_graph``'s, beside ``also_spin`` in a worker thread)
+never returns; ``spin`` first touches the file ``spinning``."""
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A folder holding ``app.py`` (``app:graph``: ``first -> second``)."""

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import Sgdebug, Write
+from .conftest import SPINNING, Sgdebug, Write
 
 START = '{"count": 1, "log": []}'
 HANG_GUARD_S = 30.0
@@ -35,36 +35,6 @@ builder.add_edge("ask", END)
 graph = builder.compile()
 """
 
-SPINS = """\
-from pathlib import Path
-from typing import TypedDict
-from sgdebug.runtime import END, START, StateGraph
-
-class State(TypedDict):
-    n: int
-
-def spin(state: State) -> dict:
-    Path("spinning").touch()
-    while True:
-        pass
-
-def also_spin(state: State) -> dict:
-    while True:
-        pass
-
-builder = StateGraph(State)
-builder.add_node("spin", spin)
-builder.add_edge(START, "spin")
-builder.add_edge("spin", END)
-graph = builder.compile()
-
-parallel = StateGraph(State)  # the second node runs in a worker thread
-parallel.add_node("spin", spin)
-parallel.add_node("also_spin", also_spin)
-parallel.add_edge(START, "spin")
-parallel.add_edge(START, "also_spin")
-parallel_graph = parallel.compile()
-"""
 
 LOOPS_ON_IMPORT = """\
 from pathlib import Path
@@ -129,7 +99,7 @@ def _interrupt(project: Path, *args: str, script: str) -> subprocess.CompletedPr
 def test_ctrl_c_ends_the_script_with_130_even_in_an_endless_loop(
     project: Path, write: Write, graph: str
 ) -> None:
-    write("spins.py", SPINS)
+    write("spins.py", SPINNING)
 
     result = _interrupt(project, f"spins:{graph}", "--input", '{"n": 0}',
                         script="continue\nstate\n")  # fmt: skip

@@ -8,15 +8,13 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from sgdebug.sample_graphs import RUNS_ALONE, SAMPLES, load
 
-Sgdebug = Callable[..., subprocess.CompletedProcess[str]]
-Write = Callable[[str, str], Path]
+from .conftest import SLOW_LOOP, Sgdebug, Write
 
 START = '{"count": 1, "log": []}'
 RAISES = '{"count": 200, "log": []}'  # ``second`` refuses counts above 100
@@ -241,26 +239,6 @@ def test_a_session_file_refuses_another_target_or_input(sgdebug: Sgdebug) -> Non
     assert f"debugs app:graph, not {SAMPLES['loop']}:graph" in other.stderr
     assert again.returncode == 2
     assert "already has its input" in again.stderr
-
-
-SLOW_LOOP = """\
-import time
-from typing import TypedDict
-from sgdebug.runtime import END, START, StateGraph
-
-class State(TypedDict):
-    n: int
-
-def tick(state: State) -> dict:
-    time.sleep(0.02)
-    return {"n": state["n"] + 1}
-
-builder = StateGraph(State)
-builder.add_node("tick", tick)
-builder.add_edge(START, "tick")
-builder.add_conditional_edges("tick", lambda s: "tick" if s["n"] < 10_000 else END)
-graph = builder.compile()
-"""
 
 
 def test_a_session_killed_mid_run_reopens_at_its_last_step(

@@ -18,15 +18,14 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import typer
 
-Sgdebug = Callable[..., subprocess.CompletedProcess[str]]
-Write = Callable[[str, str], Path]
+from .conftest import SLOW_LOOP, Sgdebug, Write
+
 START = '{"count": 1, "log": []}'
 PAYLOAD = "__import__('os').system('touch marker') == 0"
 """A stored condition that writes ``marker`` in the project folder when evaluated."""
@@ -248,30 +247,10 @@ def test_an_empty_file_is_not_a_missing_one(sgdebug: Sgdebug, project: Path) -> 
     assert again.stdout.startswith("At snapshot 1 (recorded at step 0)"), again.stderr
 
 
-SLOW = """\
-import time
-from typing import TypedDict
-from sgdebug.runtime import END, START, StateGraph
-
-class State(TypedDict):
-    n: int
-
-def tick(state: State) -> dict:
-    time.sleep(0.02)
-    return {"n": state["n"] + 1}
-
-builder = StateGraph(State)
-builder.add_node("tick", tick)
-builder.add_edge(START, "tick")
-builder.add_conditional_edges("tick", lambda s: "tick" if s["n"] < 100_000 else END)
-graph = builder.compile()
-"""
-
-
 def test_a_second_sgdebug_is_refused_until_the_first_is_killed(
     sgdebug: Sgdebug, project: Path, write: Write
 ) -> None:
-    write("slow.py", SLOW)
+    write("slow.py", SLOW_LOOP)
     first = subprocess.Popen(
         [sys.executable, "-m", "sgdebug", "run", "slow:graph", "--input", '{"n": 0}',
          "--session", "s.sgdb", "--recursion-limit", "1000000"],

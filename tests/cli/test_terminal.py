@@ -15,32 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import Write
+from .conftest import SPINNING, Write
 
 HANG_GUARD_S = 30.0
 """Waiting longer than this means the test is broken (it stops a hung test, it times nothing)."""
 LEAVE_ALTERNATE_SCREEN = b"\x1b[?1049l"
 MOUSE_OFF = b"\x1b[?1000l"
-
-SPIN = """\
-from pathlib import Path
-from typing import TypedDict
-from sgdebug.runtime import END, START, StateGraph
-
-class State(TypedDict):
-    n: int
-
-def spin(state: State) -> dict:
-    Path("spinning").touch()
-    while True:
-        pass
-
-builder = StateGraph(State)
-builder.add_node("spin", spin)
-builder.add_edge(START, "spin")
-builder.add_edge("spin", END)
-graph = builder.compile()
-"""
 
 
 class Terminal:
@@ -110,7 +90,7 @@ class Terminal:
 def test_a_signal_while_a_node_loops_restores_the_terminal(
     project: Path, write: Write, signum: int
 ) -> None:
-    write("spin.py", SPIN)
+    write("spin.py", SPINNING)
     terminal = Terminal(project, "spin.py:graph", "--input", '{"n": 0}')
     try:
         terminal.read_until(b"Debugging spin.py:graph")
