@@ -21,6 +21,7 @@ from sgdebug.runtime._keywords import (
     refuse_unsupported,
 )
 from sgdebug.runtime.engine._hooks import PauseHook
+from sgdebug.runtime.engine._nesting import current_parent
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
 from sgdebug.runtime.engine._stream import Emitter
 from sgdebug.runtime.errors import (
@@ -87,7 +88,7 @@ class CompiledStateGraph(GraphPlan):
                 config, limit, tuple(request.hooks), context, request.emit,
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
-                _watch(request.watch), request.durability,
+                _watch(request.watch), request.durability, current_parent(),
             ),
         )  # fmt: skip
         if self.checkpointer is None:

@@ -72,6 +72,11 @@ _LANGGRAPH_ONLY = frozenset({"heartbeat", "control"})
 class ScopeOwner(Protocol):
     """What a task scope asks of the run that created it."""
 
+    @property
+    def namespace(self) -> tuple[str, ...]:
+        """The run's checkpoint namespace (``()`` for a root graph: see ``_nesting``)."""
+        ...
+
     def task_config(self, task: Any) -> dict[str, Any]: ...
 
     def custom_writer(self) -> Callable[[Any], None]: ...

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sgdebug.runtime.engine._hooks import PauseHook
+from sgdebug.runtime.engine._nesting import Parent
 from sgdebug.runtime.engine._stream import Emitter
 
 __all__ = ["RunOptions"]
@@ -31,3 +32,5 @@ class RunOptions:
     durability: str | None = None
     """``"exit"``: only the checkpoint the run ends at is stored (``None``/``"sync"``/
     ``"async"``: every step's, before the next step starts)."""
+    parent: Parent | None = None
+    """The run and task this run is a subgraph of (``None`` for a root graph)."""

@@ -111,6 +111,12 @@ class RunState:
         return self.options.context
 
     @property
+    def namespace(self) -> tuple[str, ...]:
+        """The run's checkpoint namespace (``()`` unless it is a subgraph's run)."""
+        parent = self.options.parent
+        return () if parent is None else parent.namespace
+
+    @property
     def checkpoint_id(self) -> str | None:
         """The id of the run's latest checkpoint (``None`` without a checkpointer)."""
         persist = self.persist

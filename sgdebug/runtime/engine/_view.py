@@ -38,6 +38,12 @@ class RunView(Protocol):
         ...
 
     @property
+    def namespace(self) -> tuple[str, ...]:
+        """The run's checkpoint namespace: ``()`` for a root graph, one ``"node:task_id"``
+        part per level for a subgraph's run (see ``_nesting``)."""
+        ...
+
+    @property
     def context(self) -> Any:
         """The run's context object (``invoke(..., context=)``)."""
         ...
