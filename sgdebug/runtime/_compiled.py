@@ -156,11 +156,15 @@ class CompiledStateGraph(GraphPlan):
         return get_state_history(self, config, filter=filter, before=before, limit=limit)
 
     def update_state(
-        self, config: dict[str, Any], values: Any, as_node: str | None = None
+        self,
+        config: dict[str, Any],
+        values: Any,
+        as_node: str | None = None,
+        task_id: str | None = None,
     ) -> dict[str, Any]:
         """Apply ``values`` as if ``as_node`` returned them; returns the new checkpoint's config."""
         self._saver()
-        return update_state(self, config, values, as_node)
+        return update_state(self, config, values, as_node, task_id)
 
     aget_state = _state.aget_state
     aget_state_history = _state.aget_state_history

@@ -27,6 +27,7 @@ from .harness import CHECKPOINT, check_expectations, diff, run_program
 from .programs import (  # noqa: F401 - registers the programs
     checkpoint,
     checkpoint_async,
+    checkpoint_bulk,
     checkpoint_durability,
     checkpoint_failures,
     checkpoint_history,
