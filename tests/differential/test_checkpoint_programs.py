@@ -33,6 +33,7 @@ from .programs import (  # noqa: F401 - registers the programs
     checkpoint_history,
     checkpoint_interrupts,
     checkpoint_response,
+    checkpoint_stream_out,
     checkpoint_tuples,
     checkpoint_update,
 )
