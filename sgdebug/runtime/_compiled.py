@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any, Literal, Protocol
 
 from sgdebug.runtime import _compiled_api as _api
 from sgdebug.runtime import _compiled_state as _state
 from sgdebug.runtime import _schema_json as _json
+from sgdebug.runtime import _stream_out as _out
 from sgdebug.runtime._constants import (
     DEFAULT_RECURSION_LIMIT,
     INTERRUPT,
@@ -156,11 +158,15 @@ class CompiledStateGraph(GraphPlan):
         return get_state_history(self, config, filter=filter, before=before, limit=limit)
 
     def update_state(
-        self, config: dict[str, Any], values: Any, as_node: str | None = None
+        self,
+        config: dict[str, Any],
+        values: Any,
+        as_node: str | None = None,
+        task_id: str | None = None,
     ) -> dict[str, Any]:
         """Apply ``values`` as if ``as_node`` returned them; returns the new checkpoint's config."""
         self._saver()
-        return update_state(self, config, values, as_node)
+        return update_state(self, config, values, as_node, task_id)
 
     aget_state = _state.aget_state
     aget_state_history = _state.aget_state_history
@@ -196,6 +202,14 @@ class CompiledStateGraph(GraphPlan):
         """Run the graph to the end and return its output (by default the output state)."""
         refuse_run_keywords("invoke", print_mode, control, version, deprecated)
         check_durability("invoke", durability, self.checkpointer)
+        if print_mode or version != "v1" or deprecated.get("debug"):
+            stream = partial(
+                self.stream, input, config, context=context, print_mode=print_mode,
+                output_keys=output_keys, interrupt_before=interrupt_before,
+                interrupt_after=interrupt_after, durability=durability,
+                debug=deprecated.get("debug"),
+            )  # fmt: skip
+            return _out.invoke_streamed(stream, stream_mode, version)
         if stream_mode != "values":
             return list(
                 self.stream(
@@ -245,17 +259,16 @@ class CompiledStateGraph(GraphPlan):
         """Run the graph, yielding the chunks of ``stream_mode`` as each superstep ends."""
         refuse_run_keywords("stream", print_mode, control, version, deprecated)
         check_durability("stream", durability, self.checkpointer)
-        refuse_unsupported("stream", {"subgraphs": subgraphs, "debug": debug})
+        refuse_unsupported("stream", {"subgraphs": subgraphs})
         request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
-        run, emit = self._streamed(input, config, request, stream_mode, output_keys)
-        multi = not (stream_mode is None or isinstance(stream_mode, str))
+        shape = _out.shape_of(self, stream_mode, print_mode, debug, version)
+        run, emit = self._streamed(input, config, request, shape.modes, output_keys)
         try:
             while True:
                 try:
                     status = run.advance(one_step=True)
                 finally:
-                    for mode, payload in emit.drain():
-                        yield (mode, payload) if multi else payload
+                    yield from shape.chunks(emit.drain())
                 if status != "running":
                     return
         finally:
@@ -266,7 +279,7 @@ class CompiledStateGraph(GraphPlan):
         input: Any,
         config: dict[str, Any] | None,
         request: RunRequest,
-        stream_mode: StreamMode | Sequence[StreamMode] | None,
+        stream_mode: str | Sequence[str] | None,
         output_keys: str | Sequence[str] | None,
     ) -> tuple[Run, Emitter]:
         """A run whose events go to an emitter (``stream`` and ``astream``)."""
@@ -293,6 +306,14 @@ class CompiledStateGraph(GraphPlan):
         """Async :meth:`invoke`: async nodes run on the caller's event loop."""
         refuse_run_keywords("ainvoke", print_mode, control, version, deprecated)
         check_durability("ainvoke", durability, self.checkpointer)
+        if print_mode or version != "v1" or deprecated.get("debug"):
+            astream = partial(
+                self.astream, input, config, context=context, print_mode=print_mode,
+                output_keys=output_keys, interrupt_before=interrupt_before,
+                interrupt_after=interrupt_after, durability=durability,
+                debug=deprecated.get("debug"),
+            )  # fmt: skip
+            return await _out.ainvoke_streamed(astream, stream_mode, version)
         if stream_mode != "values":
             chunks = self.astream(
                 input, config, context=context, stream_mode=stream_mode,
@@ -329,17 +350,17 @@ class CompiledStateGraph(GraphPlan):
         """Async :meth:`stream`."""
         refuse_run_keywords("astream", print_mode, control, version, deprecated)
         check_durability("astream", durability, self.checkpointer)
-        refuse_unsupported("astream", {"subgraphs": subgraphs, "debug": debug})
+        refuse_unsupported("astream", {"subgraphs": subgraphs})
         request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
-        run, emit = self._streamed(input, config, request, stream_mode, output_keys)
-        multi = not (stream_mode is None or isinstance(stream_mode, str))
+        shape = _out.shape_of(self, stream_mode, print_mode, debug, version)
+        run, emit = self._streamed(input, config, request, shape.modes, output_keys)
         try:
             while True:
                 try:
                     status = await run.aadvance(one_step=True)
                 finally:
-                    for mode, payload in emit.drain():
-                        yield (mode, payload) if multi else payload
+                    for chunk in shape.chunks(emit.drain()):
+                        yield chunk
                 if status != "running":
                     return
         finally:
