@@ -18,6 +18,7 @@ from . import (
     samples,
     schemas,
     send_command,
+    subgraph_streams,
     subgraphs,
 )
 
@@ -32,5 +33,6 @@ __all__ = [
     "samples",
     "schemas",
     "send_command",
+    "subgraph_streams",
     "subgraphs",
 ]
