@@ -11,6 +11,7 @@ from collections.abc import AsyncIterable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import INTERRUPT, ROOT, START
+from sgdebug.runtime.errors import ParentCommand
 from sgdebug.runtime.graph._node import updates_payload
 
 if TYPE_CHECKING:
@@ -91,7 +92,10 @@ class Emitter:
 
     def task_result(self, run: RunView, task: Task) -> None:
         """After a task ran: its ``updates`` (none for a task that failed before writing)
-        and ``tasks`` / ``debug`` entries."""
+        and ``tasks`` / ``debug`` entries. A ``Command.PARENT`` leaving the graph (as
+        :class:`ParentCommand`) is not a result: its task reports nothing."""
+        if isinstance(task.error, ParentCommand):
+            return
         if task.error is None or task.writes:
             self.events.extend(self._updates(run, task))
         self._task_result_event(run, task)
