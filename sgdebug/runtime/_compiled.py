@@ -20,12 +20,12 @@ from sgdebug.runtime._keywords import (
     RunRequest,
     check_durability,
     refuse_run_keywords,
-    refuse_unsupported,
 )
+from sgdebug.runtime.engine._forward import nested_emitter
 from sgdebug.runtime.engine._hooks import PauseHook
 from sgdebug.runtime.engine._nesting import current_parent
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
-from sgdebug.runtime.engine._stream import Emitter
+from sgdebug.runtime.engine._stream import Emitter, anested_output, nested_output
 from sgdebug.runtime.errors import (
     EmptyInputError,
     InvalidUpdateError,
@@ -84,13 +84,15 @@ class CompiledStateGraph(GraphPlan):
             context = schema(**context)
         before = request.interrupt_before or self.interrupt_before_nodes
         after = request.interrupt_after or self.interrupt_after_nodes
+        parent = current_parent()
         run = Run(
             self,
             RunOptions(
-                config, limit, tuple(request.hooks), context, request.emit,
+                config, limit, tuple(request.hooks), context,
+                nested_emitter(request.emit, parent, self.stream_keys),
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
-                _watch(request.watch), request.durability, current_parent(),
+                _watch(request.watch), request.durability, parent,
             ),
         )  # fmt: skip
         if self.checkpointer is None:
@@ -196,6 +198,7 @@ class CompiledStateGraph(GraphPlan):
         interrupt_after: Interrupts = None,
         durability: str | None = None,
         control: Any = None,
+        subgraphs: bool = False,
         version: str = "v1",
         **deprecated: Any,
     ) -> Any:
@@ -203,6 +206,11 @@ class CompiledStateGraph(GraphPlan):
         refuse_run_keywords("invoke", print_mode, control, version, deprecated)
         check_durability("invoke", durability, self.checkpointer)
         if print_mode or version != "v1" or deprecated.get("debug"):
+            if subgraphs:
+                raise NotImplementedError(
+                    f"invoke(subgraphs=True) with version={version!r}, print_mode= or debug= "
+                    "is not supported by sgdebug.runtime yet"
+                )
             stream = partial(
                 self.stream, input, config, context=context, print_mode=print_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
@@ -210,20 +218,16 @@ class CompiledStateGraph(GraphPlan):
                 debug=deprecated.get("debug"),
             )  # fmt: skip
             return _out.invoke_streamed(stream, stream_mode, version)
-        if stream_mode != "values":
-            return list(
-                self.stream(
-                    input,
-                    config,
-                    context=context,
-                    stream_mode=stream_mode,
-                    output_keys=output_keys,
-                    interrupt_before=interrupt_before,
-                    interrupt_after=interrupt_after,
-                    durability=durability,
-                )
-            )
         keys = self.output_keys if output_keys is None else output_keys
+        if stream_mode != "values" or subgraphs:
+            chunks = self.stream(
+                input, config, context=context,
+                stream_mode=["updates", "values"] if stream_mode == "values" else stream_mode,
+                output_keys=keys if stream_mode == "values" else output_keys,
+                interrupt_before=interrupt_before, interrupt_after=interrupt_after,
+                durability=durability, subgraphs=subgraphs,
+            )  # fmt: skip
+            return nested_output(chunks) if stream_mode == "values" else list(chunks)
         request = RunRequest(
             context, (), interrupt_before, interrupt_after, keys, durability=durability
         )
@@ -259,10 +263,9 @@ class CompiledStateGraph(GraphPlan):
         """Run the graph, yielding the chunks of ``stream_mode`` as each superstep ends."""
         refuse_run_keywords("stream", print_mode, control, version, deprecated)
         check_durability("stream", durability, self.checkpointer)
-        refuse_unsupported("stream", {"subgraphs": subgraphs})
         request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
-        shape = _out.shape_of(self, stream_mode, print_mode, debug, version)
-        run, emit = self._streamed(input, config, request, shape.modes, output_keys)
+        shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
+        run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
             while True:
                 try:
@@ -281,10 +284,12 @@ class CompiledStateGraph(GraphPlan):
         request: RunRequest,
         stream_mode: str | Sequence[str] | None,
         output_keys: str | Sequence[str] | None,
+        subgraphs: bool,
     ) -> tuple[Run, Emitter]:
         """A run whose events go to an emitter (``stream`` and ``astream``)."""
         modes = "updates" if stream_mode is None else stream_mode
-        emit = Emitter(modes, self.stream_keys if output_keys is None else output_keys)
+        keys = self.stream_keys if output_keys is None else output_keys
+        emit = Emitter(modes, keys, update_keys=output_keys, subgraphs=subgraphs)
         return self._new_run(input, config, replace(request, emit=emit)), emit
 
     async def ainvoke(
@@ -300,6 +305,7 @@ class CompiledStateGraph(GraphPlan):
         interrupt_after: Interrupts = None,
         durability: str | None = None,
         control: Any = None,
+        subgraphs: bool = False,
         version: str = "v1",
         **deprecated: Any,
     ) -> Any:
@@ -307,6 +313,11 @@ class CompiledStateGraph(GraphPlan):
         refuse_run_keywords("ainvoke", print_mode, control, version, deprecated)
         check_durability("ainvoke", durability, self.checkpointer)
         if print_mode or version != "v1" or deprecated.get("debug"):
+            if subgraphs:
+                raise NotImplementedError(
+                    f"ainvoke(subgraphs=True) with version={version!r}, print_mode= or debug= "
+                    "is not supported by sgdebug.runtime yet"
+                )
             astream = partial(
                 self.astream, input, config, context=context, print_mode=print_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
@@ -314,14 +325,18 @@ class CompiledStateGraph(GraphPlan):
                 debug=deprecated.get("debug"),
             )  # fmt: skip
             return await _out.ainvoke_streamed(astream, stream_mode, version)
-        if stream_mode != "values":
-            chunks = self.astream(
-                input, config, context=context, stream_mode=stream_mode,
-                output_keys=output_keys, interrupt_before=interrupt_before,
-                interrupt_after=interrupt_after, durability=durability,
-            )  # fmt: skip
-            return [c async for c in chunks]
         keys = self.output_keys if output_keys is None else output_keys
+        if stream_mode != "values" or subgraphs:
+            chunks = self.astream(
+                input, config, context=context,
+                stream_mode=["updates", "values"] if stream_mode == "values" else stream_mode,
+                output_keys=keys if stream_mode == "values" else output_keys,
+                interrupt_before=interrupt_before, interrupt_after=interrupt_after,
+                durability=durability, subgraphs=subgraphs,
+            )  # fmt: skip
+            if stream_mode == "values":
+                return await anested_output(chunks)
+            return [c async for c in chunks]
         request = RunRequest(
             context, (), interrupt_before, interrupt_after, keys, durability=durability
         )
@@ -350,10 +365,9 @@ class CompiledStateGraph(GraphPlan):
         """Async :meth:`stream`."""
         refuse_run_keywords("astream", print_mode, control, version, deprecated)
         check_durability("astream", durability, self.checkpointer)
-        refuse_unsupported("astream", {"subgraphs": subgraphs})
         request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
-        shape = _out.shape_of(self, stream_mode, print_mode, debug, version)
-        run, emit = self._streamed(input, config, request, shape.modes, output_keys)
+        shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
+        run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
             while True:
                 try:

@@ -89,12 +89,6 @@ def test_a_run_keyword_langgraph_takes_and_we_do_not_is_named(
     assert CALLS == []
 
 
-@pytest.mark.parametrize("call", ["stream", "astream"])
-def test_stream_subgraphs_is_refused_not_ignored(call: str) -> None:
-    with pytest.raises(NotImplementedError, match=rf"^{call}\(subgraphs=True\) is not supported"):
-        RUNNERS[call](subgraphs=True)
-
-
 @pytest.mark.parametrize("call", RUNNERS)
 def test_debug_true_prints_updates_and_values_and_debug_false_prints_nothing(
     call: str, capsys: pytest.CaptureFixture[str]
@@ -153,7 +147,7 @@ def test_a_refused_keyword_saves_nothing_on_the_thread() -> None:
     graph = _graph(saver)
     config = {"configurable": {"thread_id": "t"}}
     with pytest.raises(NotImplementedError):
-        list(graph.stream({"x": 0}, config, subgraphs=True))
+        list(graph.stream({"x": 0}, config, checkpoint_during=True))
     assert list(graph.get_state_history(config)) == []
 
 
