@@ -206,16 +206,11 @@ class CompiledStateGraph(GraphPlan):
         refuse_run_keywords("invoke", print_mode, control, version, deprecated)
         check_durability("invoke", durability, self.checkpointer)
         if print_mode or version != "v1" or deprecated.get("debug"):
-            if subgraphs:
-                raise NotImplementedError(
-                    f"invoke(subgraphs=True) with version={version!r}, print_mode= or debug= "
-                    "is not supported by sgdebug.runtime yet"
-                )
             stream = partial(
                 self.stream, input, config, context=context, print_mode=print_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after, durability=durability,
-                debug=deprecated.get("debug"),
+                debug=deprecated.get("debug"), subgraphs=subgraphs,
             )  # fmt: skip
             return _out.invoke_streamed(stream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys
@@ -313,16 +308,11 @@ class CompiledStateGraph(GraphPlan):
         refuse_run_keywords("ainvoke", print_mode, control, version, deprecated)
         check_durability("ainvoke", durability, self.checkpointer)
         if print_mode or version != "v1" or deprecated.get("debug"):
-            if subgraphs:
-                raise NotImplementedError(
-                    f"ainvoke(subgraphs=True) with version={version!r}, print_mode= or debug= "
-                    "is not supported by sgdebug.runtime yet"
-                )
             astream = partial(
                 self.astream, input, config, context=context, print_mode=print_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after, durability=durability,
-                debug=deprecated.get("debug"),
+                debug=deprecated.get("debug"), subgraphs=subgraphs,
             )  # fmt: skip
             return await _out.ainvoke_streamed(astream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys

@@ -224,8 +224,8 @@ class _Collected:
         elif self.version == "v2":
             self.latest = chunk["data"]
             self.interrupts.extend(chunk.get("interrupts", ()))
-        else:
-            mode, payload = chunk
+        else:  # (mode, payload), or (namespace, mode, payload) with subgraphs=True
+            mode, payload = chunk[-2], chunk[-1]
             if mode == "values":
                 self.latest = payload
             elif isinstance(payload, dict) and payload.get(INTERRUPT) is not None:
