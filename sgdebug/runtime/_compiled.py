@@ -9,6 +9,7 @@ from typing import Any, Literal, Protocol
 from sgdebug.runtime import _compiled_api as _api
 from sgdebug.runtime import _compiled_state as _state
 from sgdebug.runtime import _schema_json as _json
+from sgdebug.runtime import _subgraph_runs as _subruns
 from sgdebug.runtime._constants import (
     DEFAULT_RECURSION_LIMIT,
     INTERRUPT,
@@ -73,6 +74,9 @@ class CompiledStateGraph(GraphPlan):
     def _new_run(self, input: Any, config: dict[str, Any] | None, request: RunRequest) -> Run:
         """A run positioned to start: input written, or restored from its thread."""
         config = _api.merged_config(self.config, config)
+        parent = current_parent()
+        if parent is not None:
+            parent, config = _subruns.nested_run(self, parent, config)
         limit = config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
@@ -88,10 +92,11 @@ class CompiledStateGraph(GraphPlan):
                 config, limit, tuple(request.hooks), context, request.emit,
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
-                _watch(request.watch), request.durability, current_parent(),
+                _watch(request.watch), request.durability, parent,
             ),
         )  # fmt: skip
-        if self.checkpointer is None:
+        where = _subruns.storage(self, parent, config)
+        if where is None:
             if isinstance(input, Command) and input.resume is not None:
                 raise RuntimeError("Cannot use Command(resume=...) without checkpointer")
             if isinstance(input, Command) and input.graph == Command.PARENT:
@@ -99,8 +104,10 @@ class CompiledStateGraph(GraphPlan):
             if input is None:
                 raise EmptyInputError("Received no input for __start__")
             run.write_input(input)
-        else:
+        elif parent is None:
             start_run(self, run, input, config)
+        else:
+            _subruns.start_nested(run, input, *where)
         return run
 
     def start(
@@ -218,6 +225,7 @@ class CompiledStateGraph(GraphPlan):
         return self._output(run, keys)
 
     def _output(self, run: Run, keys: str | Sequence[str]) -> Any:
+        _subruns.raise_stop(run)
         result = run.read_values(keys) if run.watched_changed else None
         if run.interrupts:  # (a state that is not a dict, e.g. a list, is left out)
             values = result if isinstance(result, dict) else {}
@@ -257,6 +265,7 @@ class CompiledStateGraph(GraphPlan):
                     for mode, payload in emit.drain():
                         yield (mode, payload) if multi else payload
                 if status != "running":
+                    _subruns.raise_stop(run)
                     return
         finally:
             _closed(run)
@@ -341,6 +350,7 @@ class CompiledStateGraph(GraphPlan):
                     for mode, payload in emit.drain():
                         yield (mode, payload) if multi else payload
                 if status != "running":
+                    _subruns.raise_stop(run)
                     return
         finally:
             _closed(run)

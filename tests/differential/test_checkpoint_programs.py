@@ -32,6 +32,7 @@ from .programs import (  # noqa: F401 - registers the programs
     checkpoint_history,
     checkpoint_interrupts,
     checkpoint_response,
+    checkpoint_subgraphs,
     checkpoint_update,
 )
 

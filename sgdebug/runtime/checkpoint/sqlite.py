@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from sgdebug.runtime.checkpoint.base import (
+    NS_KEY_SEP,
     BaseCheckpointSaver,
     Blob,
     CheckpointRecord,
@@ -280,10 +281,10 @@ class SqliteSaver(BaseCheckpointSaver):
                 yield WriteInfo(checkpoint_id, task, name, path, channel)
 
     def threads(self) -> list[str]:
-        """Every thread id in the file."""
+        """Every thread id in the file (subgraphs' namespaces are not threads)."""
         with self.lock:
             rows = self.conn.execute("SELECT DISTINCT thread_id FROM checkpoints").fetchall()
-        return [r[0] for r in rows]
+        return [r[0] for r in rows if NS_KEY_SEP not in r[0]]
 
 
 _SOURCES = frozenset(("input", "loop", "update", "fork"))
