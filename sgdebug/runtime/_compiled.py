@@ -146,9 +146,11 @@ class CompiledStateGraph(GraphPlan):
         return self.checkpointer
 
     def get_state(self, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
-        """The thread's latest snapshot, or the checkpoint the config names."""
+        """The thread's latest snapshot, or the checkpoint the config names (a subgraph's
+        when its ``checkpoint_ns`` names one); ``subgraphs``: with its subgraphs' states."""
         self._saver()
-        return get_state(self, config)
+        snap = get_state(_subruns.plan_for(self, config), config)
+        return _subruns.with_subgraph_states(self, snap) if subgraphs else snap
 
     def get_state_history(
         self,
@@ -160,14 +162,15 @@ class CompiledStateGraph(GraphPlan):
     ) -> Iterator[StateSnapshot]:
         """Every snapshot of the thread, newest first."""
         self._saver()
-        return get_state_history(self, config, filter=filter, before=before, limit=limit)
+        plan = _subruns.plan_for(self, config)
+        return get_state_history(plan, config, filter=filter, before=before, limit=limit)
 
     def update_state(
         self, config: dict[str, Any], values: Any, as_node: str | None = None
     ) -> dict[str, Any]:
         """Apply ``values`` as if ``as_node`` returned them; returns the new checkpoint's config."""
         self._saver()
-        return update_state(self, config, values, as_node)
+        return update_state(_subruns.plan_for(self, config), config, values, as_node)
 
     aget_state = _state.aget_state
     aget_state_history = _state.aget_state_history

@@ -18,12 +18,14 @@ finished one takes the new input on top of its state).
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 from sgdebug.runtime._compiled_api import merged_config
 from sgdebug.runtime.checkpoint.base import split_thread_key, thread_key
-from sgdebug.runtime.engine._nesting import Parent, checkpoint_ns
+from sgdebug.runtime.engine._nesting import NS_SEP, Parent, checkpoint_ns
 from sgdebug.runtime.errors import GraphInterrupt
 
 if TYPE_CHECKING:
@@ -32,8 +34,17 @@ if TYPE_CHECKING:
     from sgdebug.runtime.engine._state import RunState
     from sgdebug.runtime.graph._plan import GraphPlan
     from sgdebug.runtime.persist._persist import Persistence
+    from sgdebug.runtime.types import StateSnapshot
 
-__all__ = ["nested_run", "raise_stop", "recast", "start_nested", "storage"]
+__all__ = [
+    "nested_run",
+    "plan_for",
+    "raise_stop",
+    "recast",
+    "start_nested",
+    "storage",
+    "with_subgraph_states",
+]
 
 ROOT_TRUE = "checkpointer=True cannot be used for root graphs."
 _INHERITED = ("configurable", "metadata", "recursion_limit")
@@ -114,3 +125,39 @@ def raise_stop(run: Run) -> None:
     breakpoint) instead of returning, as LangGraph's nested graphs do."""
     if run.status == "interrupted" and run.options.parent is not None:
         raise GraphInterrupt(run.interrupts)
+
+
+def plan_for(graph: GraphPlan, config: Mapping[str, Any]) -> GraphPlan:
+    """The graph a config's ``checkpoint_ns`` names (``graph`` itself for ``""``): its
+    subgraph nodes followed level by level, reading checkpoints with ``graph``'s saver.
+
+    A namespace that names no subgraph node reads as ``graph`` (as LangGraph, nothing is
+    stored under it: its snapshot is empty).
+    """
+    ns = ((config.get("configurable") or {}).get("checkpoint_ns")) or ""
+    if not ns:
+        return graph
+    plan = graph
+    for name in recast(tuple(ns.split(NS_SEP))):
+        node = plan.nodes.get(name)
+        found = node.subgraph if node is not None else None
+        if found is None:
+            return graph
+        plan = found
+    view = copy.copy(plan)
+    view.checkpointer = graph.checkpointer
+    return view
+
+
+def with_subgraph_states(graph: GraphPlan, snap: StateSnapshot) -> StateSnapshot:
+    """``get_state(subgraphs=True)``: each task of a subgraph node carries the subgraph's
+    latest snapshot under the task's namespace (recursively) instead of its config."""
+    from sgdebug.runtime.persist._threads import get_state
+
+    tasks = []
+    for task in snap.tasks:
+        if isinstance(task.state, dict):
+            sub = get_state(plan_for(graph, task.state), task.state)
+            task = task._replace(state=with_subgraph_states(graph, sub))
+        tasks.append(task)
+    return snap._replace(tasks=tuple(tasks))

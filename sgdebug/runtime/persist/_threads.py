@@ -382,6 +382,9 @@ def update_state(
     persist = Persistence(saver, thread_id)
     run = Run(graph, RunOptions(dict(config), 10007))
     if record is not None:
+        parents = record.user_metadata.get("parents")
+        if parents:  # a subgraph's checkpoint: the update is one of that subgraph's
+            persist.nest(parents)
         run.restore(persist, persist.load(record))
     else:
         run.persist, run.step = persist, 0

@@ -8,6 +8,7 @@ how the scripts are observed and compared.
 
 from __future__ import annotations
 
+import asyncio
 import operator
 from functools import partial
 from typing import Annotated, Any, TypedDict
@@ -17,7 +18,7 @@ from langchain_core.runnables import RunnableConfig
 from sgdebug.sample_graphs._engines import EngineAPI
 
 from ..harness import Case, attempt, say
-from .checkpoint import CFG, Rec, Script, ckpt, events, history, snap, thread
+from .checkpoint import CFG, Rec, Script, ckpt, events, history, snap, thread, view
 
 
 class L(TypedDict):
@@ -318,5 +319,53 @@ def error_in_subgraph_kept_and_rerun_resumes_it(g: EngineAPI) -> Case:
         assert "not yet" in r["failed"]["tasks"][0]["error"]
         assert r["rerun"] == {"log": ["i1", "flaky", "z"]}
         assert r["calls"] == ["i1", "flaky", "flaky"]  # i1 did not run again
+
+    return Case(graph, script=script, spec=spec)
+
+
+def _deep(st: Any) -> dict[str, Any]:
+    """A snapshot view whose tasks' ``state`` (subgraph snapshots) are views too."""
+    out = view(st)
+    for task, raw in zip(out["tasks"], st.tasks, strict=True):
+        if raw.state is not None and not isinstance(raw.state, dict):
+            task["state"] = _deep(raw.state)
+    return out
+
+
+@ckpt
+def subgraph_state_read_and_updated_through_its_config(g: EngineAPI) -> Case:
+    calls: list[str] = []
+    mid = g.StateGraph(L).add_node("m", say("m")).add_node("inner", _asking_child(g, calls))
+    mid.add_edge(g.START, "m").add_edge("m", "inner")
+    top = g.StateGraph(L).add_node("sub", mid.compile()).add_node("z", say("z"))
+    top.add_edge(g.START, "sub").add_edge("sub", "z")
+    graph = top.compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        graph.invoke({"log": []}, CFG)
+        yield "with subgraphs", attempt(lambda: _deep(graph.get_state(CFG, subgraphs=True)))
+        deep = asyncio.run(graph.aget_state(CFG, subgraphs=True))
+        yield "async with subgraphs", _deep(deep)
+        mid_cfg = graph.get_state(CFG).tasks[0].state
+        yield "mid", snap(graph, mid_cfg)
+        inner_cfg = graph.get_state(mid_cfg).tasks[0].state
+        yield "inner", snap(graph, inner_cfg)
+        yield "inner history", history(graph, inner_cfg)
+        yield "update", attempt(lambda: graph.update_state(inner_cfg, {"log": ["edited"]}))
+        yield "inner updated", snap(graph, inner_cfg)
+        yield "resume", attempt(lambda: graph.invoke(g.Command(resume="A"), CFG))
+        yield "final", attempt(lambda: graph.invoke(g.Command(resume="B"), CFG))
+        unknown = {"configurable": {"thread_id": "t1", "checkpoint_ns": "nope:1"}}
+        yield "unknown", snap(graph, unknown)
+        yield "unknown history", history(graph, unknown)
+
+    def spec(r: Rec) -> None:
+        mid = r["with subgraphs"]["tasks"][0]["state"]
+        assert mid["values"] == {"log": ["m"]} and mid["next"] == ("inner",)
+        inner = mid["tasks"][0]["state"]
+        assert inner["next"] == ("ask",) and inner["values"] == {"log": ["m", "i1"]}
+        assert r["inner"]["values"] == inner["values"]
+        assert r["inner updated"]["values"]["log"][-1] == "edited"
+        assert r["final"]["log"][-2:] == ["i2", "z"]
 
     return Case(graph, script=script, spec=spec)
