@@ -149,7 +149,7 @@ class CompiledStateGraph(GraphPlan):
         """The thread's latest snapshot, or the checkpoint the config names (a subgraph's
         when its ``checkpoint_ns`` names one); ``subgraphs``: with its subgraphs' states."""
         self._saver()
-        snap = get_state(_subruns.plan_for(self, config), config)
+        snap = get_state(*_subruns.target(self, config))
         return _subruns.with_subgraph_states(self, snap) if subgraphs else snap
 
     def get_state_history(
@@ -162,7 +162,7 @@ class CompiledStateGraph(GraphPlan):
     ) -> Iterator[StateSnapshot]:
         """Every snapshot of the thread, newest first."""
         self._saver()
-        plan = _subruns.plan_for(self, config)
+        plan, config = _subruns.target(self, config)
         return get_state_history(plan, config, filter=filter, before=before, limit=limit)
 
     def update_state(
@@ -170,7 +170,7 @@ class CompiledStateGraph(GraphPlan):
     ) -> dict[str, Any]:
         """Apply ``values`` as if ``as_node`` returned them; returns the new checkpoint's config."""
         self._saver()
-        return update_state(_subruns.plan_for(self, config), config, values, as_node)
+        return update_state(*_subruns.target(self, config), values, as_node)
 
     aget_state = _state.aget_state
     aget_state_history = _state.aget_state_history

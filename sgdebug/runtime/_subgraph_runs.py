@@ -43,6 +43,7 @@ __all__ = [
     "recast",
     "start_nested",
     "storage",
+    "target",
     "with_subgraph_states",
 ]
 
@@ -149,6 +150,19 @@ def plan_for(graph: GraphPlan, config: Mapping[str, Any]) -> GraphPlan:
     return view
 
 
+def target(graph: GraphPlan, config: dict[str, Any]) -> tuple[GraphPlan, dict[str, Any]]:
+    """:func:`plan_for` and the config to read it with: a ``checkpointer=True`` subgraph
+    keeps its checkpoints under the namespace without task ids (see the module docstring),
+    so a config naming one of its runs (``"sub:<task id>"``) reads ``"sub"``."""
+    plan = plan_for(graph, config)
+    if plan is graph or plan.options.checkpointer is not True:
+        return plan, config
+    configurable = dict(config["configurable"])
+    parts = tuple(configurable["checkpoint_ns"].split(NS_SEP))
+    configurable["checkpoint_ns"] = checkpoint_ns(recast(parts))
+    return plan, {**config, "configurable": configurable}
+
+
 def with_subgraph_states(graph: GraphPlan, snap: StateSnapshot) -> StateSnapshot:
     """``get_state(subgraphs=True)``: each task of a subgraph node carries the subgraph's
     latest snapshot under the task's namespace (recursively) instead of its config."""
@@ -157,7 +171,7 @@ def with_subgraph_states(graph: GraphPlan, snap: StateSnapshot) -> StateSnapshot
     tasks = []
     for task in snap.tasks:
         if isinstance(task.state, dict):
-            sub = get_state(plan_for(graph, task.state), task.state)
+            sub = get_state(*target(graph, task.state))
             task = task._replace(state=with_subgraph_states(graph, sub))
         tasks.append(task)
     return snap._replace(tasks=tuple(tasks))

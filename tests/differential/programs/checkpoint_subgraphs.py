@@ -369,3 +369,25 @@ def subgraph_state_read_and_updated_through_its_config(g: EngineAPI) -> Case:
         assert r["final"]["log"][-2:] == ["i2", "z"]
 
     return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def interrupt_in_persistent_subgraph_and_its_state(g: EngineAPI) -> Case:
+    calls: list[str] = []
+    top = g.StateGraph(L).add_node("sub", _asking_child(g, calls, checkpointer=True))
+    graph = top.add_edge(g.START, "sub").compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        yield "invoke", attempt(lambda: graph.invoke({"log": ["x"]}, CFG))
+        yield "with subgraphs", attempt(lambda: _deep(graph.get_state(CFG, subgraphs=True)))
+        yield "resume 1", attempt(lambda: graph.invoke(g.Command(resume="A"), CFG))
+        yield "resume 2", attempt(lambda: graph.invoke(g.Command(resume="B"), CFG))
+        yield "again", attempt(lambda: graph.invoke({"log": ["y"]}, CFG))
+        yield "calls", list(calls)
+
+    def spec(r: Rec) -> None:
+        inner = r["with subgraphs"]["tasks"][0]["state"]
+        assert inner["next"] == ("ask",) and inner["values"] == {"log": ["x", "i1"]}
+        assert r["resume 2"] == {"log": ["x", "x", "i1", "A/B", "i2"]}
+
+    return Case(graph, script=script, spec=spec)
