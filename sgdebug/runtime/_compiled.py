@@ -11,6 +11,7 @@ from sgdebug.runtime import _compiled_api as _api
 from sgdebug.runtime import _compiled_state as _state
 from sgdebug.runtime import _schema_json as _json
 from sgdebug.runtime import _stream_out as _out
+from sgdebug.runtime import _subgraph_runs as _subruns
 from sgdebug.runtime._constants import (
     DEFAULT_RECURSION_LIMIT,
     INTERRUPT,
@@ -75,6 +76,9 @@ class CompiledStateGraph(GraphPlan):
     def _new_run(self, input: Any, config: dict[str, Any] | None, request: RunRequest) -> Run:
         """A run positioned to start: input written, or restored from its thread."""
         config = _api.merged_config(self.config, config)
+        parent = current_parent()
+        if parent is not None:
+            parent, config = _subruns.nested_run(self, parent, config)
         limit = config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
@@ -84,7 +88,6 @@ class CompiledStateGraph(GraphPlan):
             context = schema(**context)
         before = request.interrupt_before or self.interrupt_before_nodes
         after = request.interrupt_after or self.interrupt_after_nodes
-        parent = current_parent()
         run = Run(
             self,
             RunOptions(
@@ -95,7 +98,8 @@ class CompiledStateGraph(GraphPlan):
                 _watch(request.watch), request.durability, parent,
             ),
         )  # fmt: skip
-        if self.checkpointer is None:
+        where = _subruns.storage(self, parent, config)
+        if where is None:
             if isinstance(input, Command) and input.resume is not None:
                 raise RuntimeError("Cannot use Command(resume=...) without checkpointer")
             if isinstance(input, Command) and input.graph == Command.PARENT:
@@ -103,8 +107,10 @@ class CompiledStateGraph(GraphPlan):
             if input is None:
                 raise EmptyInputError("Received no input for __start__")
             run.write_input(input)
-        else:
+        elif parent is None:
             start_run(self, run, input, config)
+        else:
+            _subruns.start_nested(run, input, *where)
         return run
 
     def start(
@@ -143,9 +149,11 @@ class CompiledStateGraph(GraphPlan):
         return self.checkpointer
 
     def get_state(self, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
-        """The thread's latest snapshot, or the checkpoint the config names."""
+        """The thread's latest snapshot, or the checkpoint the config names (a subgraph's
+        when its ``checkpoint_ns`` names one); ``subgraphs``: with its subgraphs' states."""
         self._saver()
-        return get_state(self, config)
+        snap = get_state(*_subruns.target(self, config))
+        return _subruns.with_subgraph_states(self, snap) if subgraphs else snap
 
     def get_state_history(
         self,
@@ -157,7 +165,8 @@ class CompiledStateGraph(GraphPlan):
     ) -> Iterator[StateSnapshot]:
         """Every snapshot of the thread, newest first."""
         self._saver()
-        return get_state_history(self, config, filter=filter, before=before, limit=limit)
+        plan, config = _subruns.target(self, config)
+        return get_state_history(plan, config, filter=filter, before=before, limit=limit)
 
     def update_state(
         self,
@@ -168,7 +177,7 @@ class CompiledStateGraph(GraphPlan):
     ) -> dict[str, Any]:
         """Apply ``values`` as if ``as_node`` returned them; returns the new checkpoint's config."""
         self._saver()
-        return update_state(self, config, values, as_node, task_id)
+        return update_state(*_subruns.target(self, config), values, as_node, task_id)
 
     aget_state = _state.aget_state
     aget_state_history = _state.aget_state_history
@@ -231,6 +240,7 @@ class CompiledStateGraph(GraphPlan):
         return self._output(run, keys)
 
     def _output(self, run: Run, keys: str | Sequence[str]) -> Any:
+        _subruns.raise_stop(run)
         result = run.read_values(keys) if run.watched_changed else None
         if run.interrupts:  # (a state that is not a dict, e.g. a list, is left out)
             values = result if isinstance(result, dict) else {}
@@ -268,6 +278,7 @@ class CompiledStateGraph(GraphPlan):
                 finally:
                     yield from shape.chunks(emit.drain())
                 if status != "running":
+                    _subruns.raise_stop(run)
                     return
         finally:
             _closed(run)
@@ -366,6 +377,7 @@ class CompiledStateGraph(GraphPlan):
                     for chunk in shape.chunks(emit.drain()):
                         yield chunk
                 if status != "running":
+                    _subruns.raise_stop(run)
                     return
         finally:
             _closed(run)

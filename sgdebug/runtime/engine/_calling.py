@@ -9,9 +9,11 @@ instead of calling anything. :func:`run_task` records the outcome on the task.
 from __future__ import annotations
 
 import inspect
+import uuid
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sgdebug.runtime._constants import START
+from sgdebug.runtime.checkpoint.base import id_text
 from sgdebug.runtime.engine._branches import abranch_writes, branch_writes
 from sgdebug.runtime.engine._context import (
     SCOPE,
@@ -20,6 +22,7 @@ from sgdebug.runtime.engine._context import (
     enter_scope,
     leave_scope,
 )
+from sgdebug.runtime.engine._nesting import NS_SEP
 from sgdebug.runtime.engine._runtime import task_runtime
 from sgdebug.runtime.engine._task import PLAIN, command_input_writes
 from sgdebug.runtime.engine._task import _await as await_sync
@@ -57,7 +60,7 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
         task.writes = call_task(run, task, scope)
         task.done = True
     except GraphInterrupt as exc:
-        task.interrupts = exc.interrupts
+        task.interrupts, task.stopped = exc.interrupts, True
     except Exception as exc:
         _failed(task, exc)
     finally:
@@ -78,7 +81,7 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
         task.writes = await acall_task(run, task, scope)
         task.done = True
     except GraphInterrupt as exc:
-        task.interrupts = exc.interrupts
+        task.interrupts, task.stopped = exc.interrupts, True
     except Exception as exc:
         _failed(task, exc)
     finally:
@@ -146,21 +149,50 @@ def _injected(run: RunView, node: CompiledNode, scope: TaskScope) -> dict[str, A
 
 
 def task_config(run: RunView, task: Task) -> dict[str, Any]:
-    """The config a node of ``task`` receives."""
+    """The config a node of ``task`` receives.
+
+    As LangGraph's: ``configurable`` keeps the run's keys (its thread, the user's) and
+    names where the task stands: ``checkpoint_ns`` (the run's namespace plus
+    ``"node:task_id"``: a subgraph the node runs checkpoints there), ``checkpoint_id``
+    ``None``, and ``checkpoint_map`` (each level's namespace -> the checkpoint its step
+    runs from); metadata adds the ``langgraph_*`` keys (and, in a subgraph, the run's
+    ``checkpoint_ns``).
+    """
     base = run.config
+    namespace = run.namespace
+    run_ns = NS_SEP.join(namespace)
+    task_ns = f"{run_ns}{NS_SEP}{task.name}:{task.id}" if namespace else f"{task.name}:{task.id}"
     metadata = dict(base.get("metadata") or {})
     metadata.update(
         langgraph_step=run.step,
         langgraph_node=task.name,
         langgraph_triggers=task.triggers,
         langgraph_path=task.path,
-        langgraph_checkpoint_ns=f"{task.name}:{task.id}",
+        langgraph_checkpoint_ns=task_ns,
     )
+    if namespace:  # (LangGraph keeps the outermost subgraph's)
+        metadata.setdefault("checkpoint_ns", run_ns)
     config: dict[str, Any] = {"tags": list(base.get("tags") or []), "metadata": metadata}
     if "recursion_limit" in base:
         config["recursion_limit"] = base["recursion_limit"]
-    config["configurable"] = dict(base.get("configurable") or {})
+    configurable = dict(base.get("configurable") or {})
+    levels = configurable.get("checkpoint_map") if namespace else None
+    configurable["checkpoint_map"] = {**(levels or {}), run_ns: _step_checkpoint(run, task)}
+    configurable["checkpoint_id"] = None
+    configurable["checkpoint_ns"] = task_ns
+    config["configurable"] = configurable
     return config
+
+
+def _step_checkpoint(run: RunView, task: Task) -> str:
+    """The id of the checkpoint ``task``'s step runs from; a run without a checkpointer
+    has none stored, so it is made up: one per run and step, UUID-shaped."""
+    if task.checkpoint_id is not None:
+        return id_text(task.checkpoint_id)
+    checkpoint_id = run.checkpoint_id
+    if checkpoint_id is not None:
+        return checkpoint_id
+    return str(uuid.uuid5(uuid.NAMESPACE_OID, f"{task.id[:24]}:{run.step}"))
 
 
 def _start_writes(run: RunView, task: Task) -> list[Write]:

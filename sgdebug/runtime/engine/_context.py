@@ -83,6 +83,8 @@ class ScopeOwner(Protocol):
 
     def take_null_resume(self) -> tuple[bool, Any]: ...
 
+    def answer_for(self, interrupt_id: str) -> tuple[bool, Any]: ...
+
 
 class TaskScope:
     """Per-task state reached through a context variable while the node runs."""
@@ -170,9 +172,12 @@ def interrupt(value: Any, *, response_schema: Any = None) -> Any:
     scope.counter += 1
     if index < len(scope.resume):
         return validated_answer(response_schema, scope.resume[index])
-    found, answer = scope.owner.take_null_resume()
+    interrupt_id = scope.interrupt_id(index)
+    found, answer = scope.owner.answer_for(interrupt_id)
+    if not found:
+        found, answer = scope.owner.take_null_resume()
     if found:
         scope.resume.append(answer)
         return validated_answer(response_schema, answer)
-    interrupt_ = Interrupt(value, scope.interrupt_id(index), schema_json(response_schema))
+    interrupt_ = Interrupt(value, interrupt_id, schema_json(response_schema))
     raise GraphInterrupt((interrupt_,))

@@ -350,7 +350,7 @@ class Run(RunState):
             self._task_failed(failed)
             return False
         for task in self.tasks:
-            if task.interrupts:
+            if task.stopped and not task.done:
                 if self.persist is not None:
                     self.persist.flush()
                 self._interrupted()

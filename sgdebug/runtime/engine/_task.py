@@ -19,7 +19,7 @@ class Task:
 
     __slots__ = (
         "_id", "applied", "checkpoint_id", "done", "error", "input", "interrupts", "name",
-        "node", "path", "resume", "triggers", "writes",
+        "node", "path", "resume", "stopped", "triggers", "writes",
     )  # fmt: skip
 
     def __init__(
@@ -48,6 +48,10 @@ class Task:
         self.done = False
         self.error: BaseException | None = None
         self.interrupts: tuple[Interrupt, ...] = ()
+        self.stopped = False
+        """Whether an attempt stopped on a ``GraphInterrupt`` (with :attr:`interrupts`, or
+        none: a subgraph it ran stopped at a static breakpoint); read with :attr:`done`,
+        as a later attempt that finishes leaves it set."""
         self.resume: list[Any] | None = None
         """Answers to its interrupts, in call order."""
         self.applied: dict[str, Any] | None = None

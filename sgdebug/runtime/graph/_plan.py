@@ -185,9 +185,11 @@ def _no_action(state: Any) -> None:
 
 
 def _subgraph_action(sub: Any) -> Callable[..., Any]:
+    """A subgraph as a node's action: its run inherits the task's config (thread, keys,
+    checkpoint namespace: see ``_subgraph_runs``)."""
+
     def run_subgraph(state: Any, config: dict[str, Any]) -> Any:
-        sub_config = {k: v for k, v in config.items() if k in ("tags", "recursion_limit")}
-        return sub.invoke(state, sub_config)
+        return sub.invoke(state, config)
 
     run_subgraph.__name__ = sub.name
     return run_subgraph
