@@ -123,7 +123,7 @@ _MODULES: Final = (
         "langgraph.types",
         _take(_RT, "Send", "Command", "Overwrite", "interrupt", "Interrupt", "StateSnapshot")
         + _take(_RT, "PregelTask", "StreamWriter")
-        + _take("sgdebug.runtime.types", "StateUpdate"),
+        + _take("sgdebug.runtime.types", "StateUpdate", "RetryPolicy", "TimeoutPolicy"),
         _TYPES_UPSTREAM,
     ),
     AliasModule(
@@ -135,6 +135,9 @@ _MODULES: Final = (
             "GraphInterrupt",
             "GraphRecursionError",
             "InvalidUpdateError",
+            "NodeCancelledError",
+            "NodeError",
+            "NodeTimeoutError",
             "ParentCommand",
         )
         + _take("sgdebug.runtime.engine._response_schema", "is_invalid_resume"),

@@ -20,6 +20,7 @@ from sgdebug.runtime.engine._context import (
     enter_scope,
     leave_scope,
 )
+from sgdebug.runtime.engine._retry import aretried, retried
 from sgdebug.runtime.engine._runtime import task_runtime
 from sgdebug.runtime.engine._task import PLAIN, command_input_writes
 from sgdebug.runtime.engine._task import _await as await_sync
@@ -54,7 +55,10 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
         scope.task, scope.resume, scope.counter, scope.config = task, task.resume, 0, None
         token = None
     try:
-        task.writes = call_task(run, task, scope)
+        if task.node.policy is None:
+            task.writes = call_task(run, task, scope)
+        else:
+            task.writes = retried(task, scope, lambda: call_task(run, task, scope))
         task.done = True
     except GraphInterrupt as exc:
         task.interrupts = exc.interrupts
@@ -76,7 +80,10 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
     scope = TaskScope(run, task, task.resume)
     token = enter_scope(scope)
     try:
-        task.writes = await acall_task(run, task, scope)
+        if task.node.policy is None:
+            task.writes = await acall_task(run, task, scope)
+        else:
+            task.writes = await aretried(task, scope, lambda: acall_task(run, task, scope))
         task.done = True
     except GraphInterrupt as exc:
         task.interrupts = exc.interrupts

@@ -52,7 +52,8 @@ def task_runtime(run: RunView, scope: TaskScope) -> Runtime:
         task_id=scope.task.id,
         thread_id=configurable.get("thread_id") if checkpointed else None,
         run_id=None if config.get("run_id") is None else str(config["run_id"]),
-        node_first_attempt_time=time.time(),
+        node_attempt=scope.task.attempt,
+        node_first_attempt_time=scope.task.first_attempt or time.time(),
     )
     return Runtime(run.context, None, scope.writer, execution_info=info)
 

@@ -18,8 +18,8 @@ class Task:
     """One node execution in a superstep."""
 
     __slots__ = (
-        "_id", "applied", "checkpoint_id", "done", "error", "input", "interrupts", "name",
-        "node", "path", "resume", "triggers", "writes",
+        "_id", "applied", "attempt", "checkpoint_id", "done", "error", "first_attempt", "input",
+        "interrupts", "name", "node", "path", "resume", "triggers", "writes",
     )  # fmt: skip
 
     def __init__(
@@ -53,6 +53,10 @@ class Task:
         self.applied: dict[str, Any] | None = None
         """Channels with only this task's writes applied, made for its conditional edges;
         a step of this one task commits them as they are instead of reducing twice."""
+        self.attempt = 1
+        """Which attempt of the node is running (more than 1 under a retry policy)."""
+        self.first_attempt: float | None = None
+        """When the first attempt started (Unix seconds), set under a retry policy."""
 
     @property
     def id(self) -> str:

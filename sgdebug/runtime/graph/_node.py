@@ -23,7 +23,7 @@ from sgdebug.runtime.graph._schema import (
     is_pydantic_model,
     object_writes,
 )
-from sgdebug.runtime.graph._specs import BranchSpec
+from sgdebug.runtime.graph._specs import BranchSpec, NodePolicy
 from sgdebug.runtime.managed import ManagedValue
 from sgdebug.runtime.types import Command, Send
 
@@ -150,6 +150,8 @@ class CompiledNode:
     """Per branch, the routing writes of each string result seen so far."""
     speed: int = 0
     """Fast runs so far (``-1`` once a run was slow); the executor inlines proven-fast nodes."""
+    policy: NodePolicy | None = None
+    """Retries, time limit and error handler; ``None`` (no cost) when it has none."""
 
     def __post_init__(self) -> None:
         self.pull_path = (PULL, self.name)

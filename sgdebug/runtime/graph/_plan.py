@@ -29,6 +29,7 @@ from sgdebug.runtime.graph._node import (
     inspect_action,
     make_reader,
 )
+from sgdebug.runtime.graph._policy import effective_policy
 from sgdebug.runtime.graph._schema import object_writes
 from sgdebug.runtime.graph._specs import Blueprint, NodeSpec
 
@@ -155,10 +156,12 @@ class GraphPlan:
         if isinstance(action, GraphPlan):
             subgraph = action
             action = _subgraph_action(action)
-        return CompiledNode(
+        node = CompiledNode(
             spec.name, action, tuple(sorted(triggers)), self._reader(spec.input_schema),
             inspect_action(action), edges, joins, branches, subgraph, spec.defer,
         )  # fmt: skip
+        node.policy = effective_policy(spec, self.builder.node_defaults, node.injection.is_async)
+        return node
 
     # -- graph input ----------------------------------------------------------------------
 

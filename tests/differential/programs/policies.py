@@ -1,0 +1,112 @@
+"""Programs for node policies: retries (``RetryPolicy``) and error handlers."""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+from typing import Annotated, Any, TypedDict
+
+from sgdebug.sample_graphs._engines import EngineAPI
+
+from ..harness import Case, err, program, say
+
+
+class S(TypedDict):
+    """A plain key and an append log."""
+
+    x: str
+    log: Annotated[list[str], operator.add]
+
+
+class Flaky(Exception):
+    """A user exception a retry policy retries."""
+
+
+def _names(g: EngineAPI) -> Any:
+    """The policy names of ``g``'s engine (not part of the shared EngineAPI)."""
+    if g.name == "langgraph":
+        from langgraph import errors, types
+    else:
+        from sgdebug.runtime import errors, types  # type: ignore[no-redef]
+    return types, errors
+
+
+def _retry(g: EngineAPI, **kwargs: Any) -> Any:
+    types, _ = _names(g)
+    return types.RetryPolicy(initial_interval=0.0, jitter=False, **kwargs)
+
+
+def _flaky(fails: int, error: type[Exception] = Flaky) -> Any:
+    """A node that fails its first ``fails`` attempts, then logs the attempt it is."""
+
+    def flaky(state: S, runtime: Any) -> dict[str, Any]:
+        attempt = runtime.execution_info.node_attempt
+        if attempt <= fails:
+            raise error(f"attempt {attempt} failed")
+        return {"log": [f"flaky on attempt {attempt}"]}
+
+    return flaky
+
+
+def _chain(g: EngineAPI, node: Any, **add: Any) -> Any:
+    b = g.StateGraph(S).add_node("flaky", node, **add).add_node("after", say("after"))
+    return b.add_edge(g.START, "flaky").add_edge("flaky", "after")
+
+
+@program()
+def retry_until_success(g: EngineAPI) -> Case:
+    b = _chain(g, _flaky(2), retry_policy=_retry(g, max_attempts=3, retry_on=Flaky))
+    return Case(b.compile(), inputs=({"x": ""},), modes=("tasks", "debug"),
+                expect=({"x": "", "log": ["flaky on attempt 3", "after"]},))  # fmt: skip
+
+
+@program()
+def retry_exhausted_raises_last_error(g: EngineAPI) -> Case:
+    b = _chain(g, _flaky(5), retry_policy=_retry(g, max_attempts=2, retry_on=Flaky))
+    return Case(b.compile(), inputs=({"x": ""},), expect=(err("Flaky", "attempt 2 failed"),))
+
+
+@program()
+def retry_default_policy_skips_value_error(g: EngineAPI) -> Case:
+    types, _ = _names(g)
+    b = _chain(g, _flaky(1, ValueError), retry_policy=types.RetryPolicy(initial_interval=0.0))
+    return Case(b.compile(), inputs=({"x": ""},), expect=(err("ValueError", "attempt 1 failed"),))
+
+
+@program()
+def retry_first_matching_policy_counts_all_attempts(g: EngineAPI) -> Case:
+    policies = (
+        _retry(g, max_attempts=2, retry_on=KeyError),
+        _retry(g, max_attempts=4, retry_on=lambda exc: isinstance(exc, Flaky)),
+    )
+    b = _chain(g, _flaky(3), retry_policy=policies)
+    return Case(b.compile(), inputs=({"x": ""},),
+                expect=({"x": "", "log": ["flaky on attempt 4", "after"]},))  # fmt: skip
+
+
+@program()
+def retry_from_node_defaults_per_node_wins(g: EngineAPI) -> Case:
+    b = g.StateGraph(S).set_node_defaults(retry_policy=_retry(g, max_attempts=2, retry_on=Flaky))
+    b.add_node("a", _flaky(1)).add_node("b", _flaky(2), retry_policy=_retry(g, max_attempts=3))
+    b.add_edge(g.START, "a").add_edge(g.START, "b")
+    return Case(b.compile(), inputs=({"x": ""},), unordered=True)
+
+
+@program()
+def retry_parallel_sibling_keeps_its_writes(g: EngineAPI) -> Case:
+    b = _chain(g, _flaky(1), retry_policy=_retry(g, retry_on=Flaky))
+    b.add_node("side", say("side", x="side")).add_edge(g.START, "side")
+    return Case(b.compile(), inputs=({"x": ""},), unordered=True)
+
+
+@program()
+def retry_async_node(g: EngineAPI) -> Case:
+    async def flaky(state: S, runtime: Any) -> dict[str, Any]:
+        await asyncio.sleep(0)
+        attempt = runtime.execution_info.node_attempt
+        if attempt < 3:
+            raise Flaky(f"attempt {attempt} failed")
+        return {"log": [f"async on attempt {attempt}"]}
+
+    b = _chain(g, flaky, retry_policy=_retry(g, retry_on=Flaky))
+    return Case(b.compile(), inputs=({"x": ""},), use_async=True)
