@@ -20,6 +20,7 @@ from sgdebug.runtime.engine._context import (
     enter_scope,
     leave_scope,
 )
+from sgdebug.runtime.engine._error_handlers import ahand_over, hand_over
 from sgdebug.runtime.engine._retry import aretried, retried
 from sgdebug.runtime.engine._runtime import task_runtime
 from sgdebug.runtime.engine._task import PLAIN, command_input_writes
@@ -70,6 +71,8 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
             scope.task = None
         else:
             SCOPE.reset(token)
+    if task.error is not None and task.node.policy is not None:
+        hand_over(run, task)
 
 
 async def arun_task(run: TaskOwner, task: Task) -> None:
@@ -92,6 +95,8 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
         task.error = exc
     finally:
         leave_scope(token)
+    if task.error is not None and task.node.policy is not None:
+        await ahand_over(run, task)
 
 
 def call_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
@@ -144,6 +149,8 @@ def _injected(run: RunView, node: CompiledNode, scope: TaskScope) -> dict[str, A
         kwargs["store"] = None
     if "previous" in names:
         kwargs["previous"] = None
+    if "error" in names:
+        kwargs["error"] = scope.task.node_error
     return kwargs
 
 

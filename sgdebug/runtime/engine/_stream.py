@@ -57,6 +57,10 @@ class Emitter:
         self.events.extend(self._updates(run, task))
         self._task_result_event(run, task)
 
+    def task_failed(self, run: RunView, task: Task) -> None:
+        """A task failed (without failing the step): its ``tasks`` / ``debug`` result entry."""
+        self._task_result_event(run, task)
+
     def _updates(self, run: RunView, task: Task) -> list[tuple[str, Any]]:
         if task.name == START or "updates" not in self.modes or task.interrupts:
             return []
@@ -109,7 +113,7 @@ class Emitter:
         payload = {
             "id": task.id,
             "name": task.name,
-            "error": None if task.error is None else repr(task.error),
+            "error": task.error,
             "result": result,
             "interrupts": [
                 {"value": i.value, "id": i.id, "response_schema": i.response_schema}

@@ -118,7 +118,16 @@ def inspect_action(action: Callable[..., Any]) -> Injection:
     except (TypeError, ValueError):
         params = {}  # type: ignore[assignment]
     names = frozenset(n for n in params if n in INJECTABLE)
+    if "error" in params and _names_node_error(params["error"].annotation):
+        names |= {"error"}
     return Injection(names, inspect.iscoroutinefunction(target))
+
+
+def _names_node_error(annotation: Any) -> bool:
+    """Whether a parameter ``error`` is annotated ``NodeError`` (LangGraph's or ours): an
+    error handler receives its failure there."""
+    name = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    return bool(name == "NodeError" or name.endswith(".NodeError"))
 
 
 @dataclass(slots=True)

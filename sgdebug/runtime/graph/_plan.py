@@ -80,6 +80,10 @@ class GraphPlan:
         self.nodes: dict[str, CompiledNode] = {START: self._start_node()}
         for spec in builder.nodes.values():
             self.nodes[spec.name] = self._node(spec)
+        self.handles_errors = any(
+            n.policy is not None and n.policy.error_handler is not None for n in self.nodes.values()
+        )
+        """Whether a node has an error handler (the engine then looks for handed-over tasks)."""
         self.sorted_names = tuple(sorted(self.nodes))
         trigger_map: defaultdict[str, list[str]] = defaultdict(list)
         for node in self.nodes.values():

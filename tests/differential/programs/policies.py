@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import operator
-from typing import Annotated, Any, TypedDict
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 from sgdebug.sample_graphs._engines import EngineAPI
 
 from ..harness import Case, err, program, say
+
+if TYPE_CHECKING:
+    from langgraph.errors import NodeError
 
 
 class S(TypedDict):
@@ -110,3 +113,81 @@ def retry_async_node(g: EngineAPI) -> Case:
 
     b = _chain(g, flaky, retry_policy=_retry(g, retry_on=Flaky))
     return Case(b.compile(), inputs=({"x": ""},), use_async=True)
+
+
+def _handler(label: str) -> Any:
+    def handler(state: S, error: NodeError) -> dict[str, Any]:
+        return {"log": [f"{label} handled {error.node}: {error.error}"]}
+
+    return handler
+
+
+def _fail(message: str) -> Any:
+    def fail(state: S) -> dict[str, Any]:
+        raise Flaky(message)
+
+    return fail
+
+
+@program()
+def error_handler_replaces_the_failed_write(g: EngineAPI) -> Case:
+    b = _chain(g, _fail("boom"), error_handler=_handler("h"))
+    b.add_node("side", say("side")).add_edge(g.START, "side")
+    return Case(b.compile(), inputs=({"x": ""},), modes=("tasks",), unordered=True)
+
+
+@program()
+def error_handler_routes_with_command(g: EngineAPI) -> Case:
+    def handler(state: S) -> Any:
+        return g.Command(update={"x": "handled"}, goto="after")
+
+    b = g.StateGraph(S).add_node("bad", _fail("boom"), error_handler=handler)
+    b.add_node("after", say("after")).add_edge(g.START, "bad")
+    return Case(b.compile(), inputs=({"x": ""},), modes=("debug",),
+                expect=({"x": "handled", "log": ["after"]},))  # fmt: skip
+
+
+@program()
+def error_handler_after_retries(g: EngineAPI) -> Case:
+    b = _chain(g, _flaky(9), retry_policy=_retry(g, max_attempts=2), error_handler=_handler("h"))
+    return Case(b.compile(), inputs=({"x": ""},),
+                expect=({"x": "", "log": ["h handled flaky: attempt 2 failed"]},))  # fmt: skip
+
+
+@program()
+def error_handler_that_fails_fails_the_run(g: EngineAPI) -> Case:
+    b = g.StateGraph(S).add_node("bad", _fail("boom"), error_handler=_fail("handler broke"))
+    b.add_edge(g.START, "bad")
+    return Case(b.compile(), inputs=({"x": ""},), expect=(err("Flaky", "handler broke"),))
+
+
+@program()
+def error_handler_of_a_subgraph_node(g: EngineAPI) -> Case:
+    sub = g.StateGraph(S).add_node("inner", _fail("inner boom")).add_edge(g.START, "inner")
+    b = g.StateGraph(S).add_node("child", sub.compile(), error_handler=_handler("parent"))
+    b.add_edge(g.START, "child")
+    return Case(b.compile(), inputs=({"x": ""},))
+
+
+@program()
+def error_handler_from_node_defaults(g: EngineAPI) -> Case:
+    b = g.StateGraph(S).set_node_defaults(error_handler=_handler("default"))
+    b.add_node("a", _fail("a broke")).add_node("b", _fail("b broke"), error_handler=_handler("own"))
+    b.add_edge(g.START, "a").add_edge(g.START, "b")
+    return Case(b.compile(), inputs=({"x": ""},), unordered=True)
+
+
+@program()
+def error_handler_async(g: EngineAPI) -> Case:
+    async def bad(state: S) -> dict[str, Any]:
+        await asyncio.sleep(0)
+        raise Flaky("async boom")
+
+    async def handler(state: S, error: NodeError) -> dict[str, Any]:
+        await asyncio.sleep(0)
+        return {"log": [f"async handled {error.error}"]}
+
+    b = _chain(g, bad, error_handler=handler)
+    b.add_node("sync_bad", _fail("sync boom"), error_handler=_handler("sync"))
+    b.add_edge(g.START, "sync_bad")
+    return Case(b.compile(), inputs=({"x": ""},), use_async=True, unordered=True)

@@ -1,0 +1,84 @@
+"""Error handler nodes (``add_node(error_handler=...)``, ``set_node_defaults(error_handler=)``).
+
+When a node that has one fails for good (its retries spent), its handler runs at once, in the
+same superstep and the same thread, as a task of its own: it receives the input the node
+received and, in a parameter ``error: NodeError``, which node failed with what. The failed
+task stays recorded with its error (the step's checkpoint shows it, the ``tasks`` stream
+reports it) but writes nothing and no longer fails the step; the handler's writes and
+``Command`` routes are committed in its place. The failed node's own edges do not fire.
+An interrupt is not a failure; a handler that fails fails the run (handlers are never
+handled). A node without a handler never comes here (``CompiledNode.policy``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol, cast
+
+from sgdebug.runtime._constants import PUSH
+from sgdebug.runtime.errors import NodeError
+
+if TYPE_CHECKING:
+    from sgdebug.runtime.engine._calling import TaskOwner
+    from sgdebug.runtime.engine._task import Task, TaskIds
+
+__all__ = ["ahand_over", "hand_over", "handler_task", "with_handlers"]
+
+HANDLER_PATH = "node_error_handler"
+"""The path segment of a handler task: ``(*failed.path[:3], HANDLER_PATH, False)``."""
+
+
+class _Step(Protocol):
+    """What a handler task is added to: the run's pending step (a ``Run`` is one)."""
+
+    @property
+    def ids(self) -> TaskIds: ...
+    @property
+    def tasks(self) -> list[Task]: ...
+
+
+def handler_task(run: TaskOwner, failed: Task) -> Task | None:
+    """The task of ``failed``'s error handler, now in the run's step; ``None`` when its node
+    has none or its error is not one a handler takes (the step then fails as usual)."""
+    policy = failed.node.policy
+    error = failed.error
+    if policy is None or policy.error_handler is None or not isinstance(error, Exception):
+        return None
+    node = run.graph.nodes[policy.error_handler]
+    path = (*failed.path[:3], HANDLER_PATH, False)
+    step = cast("_Step", run)
+    task = step.ids.task(node, path, failed.input, (PUSH,))
+    task.node_error = NodeError(failed.name, error)
+    failed.writes, failed.done, failed.handler = [], True, task
+    step.tasks.append(task)
+    return task
+
+
+def hand_over(run: TaskOwner, failed: Task) -> None:
+    """Run ``failed``'s error handler here, if it has one."""
+    from sgdebug.runtime.engine._calling import run_task
+
+    task = handler_task(run, failed)
+    if task is not None:
+        run_task(run, task)
+
+
+async def ahand_over(run: TaskOwner, failed: Task) -> None:
+    """:func:`hand_over` on the event loop (a sync handler runs in place)."""
+    from sgdebug.runtime.engine._calling import arun_task, run_task
+
+    task = handler_task(run, failed)
+    if task is None:
+        return
+    if task.node.injection.is_async:
+        await arun_task(run, task)
+    else:
+        run_task(run, task)
+
+
+def with_handlers(ran: Sequence[Task]) -> list[Task]:
+    """``ran`` followed by the handler tasks its failures were handed to (once each: ``ran``
+    may be the whole step, handlers included)."""
+    out = list(ran)
+    out.extend(t.handler for t in ran if t.handler is not None and t.handler not in ran)
+    return out
