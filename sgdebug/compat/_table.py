@@ -132,6 +132,7 @@ _MODULES: Final = (
             "sgdebug.runtime.errors",
             "EmptyChannelError",
             "EmptyInputError",
+            "GraphDrained",
             "GraphInterrupt",
             "GraphRecursionError",
             "InvalidUpdateError",
@@ -182,6 +183,7 @@ _MODULES: Final = (
     AliasModule(
         "langgraph.runtime",
         _take(_RT, "Runtime")
+        + _take("sgdebug.runtime._control", "RunControl")
         + _take(
             "sgdebug.runtime.engine._runtime", "ExecutionInfo", "get_runtime", "DEFAULT_RUNTIME"
         ),

@@ -20,6 +20,7 @@ from sgdebug.runtime._keywords import (
     refuse_run_keywords,
     refuse_unsupported,
 )
+from sgdebug.runtime.engine._drain import inherited_control
 from sgdebug.runtime.engine._hooks import PauseHook
 from sgdebug.runtime.engine._nesting import current_parent
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
@@ -80,6 +81,7 @@ class CompiledStateGraph(GraphPlan):
         schema = self.builder.context_schema
         if isinstance(context, dict) and (is_dataclass_type(schema) or is_pydantic_model(schema)):
             context = schema(**context)
+        parent = current_parent()
         before = request.interrupt_before or self.interrupt_before_nodes
         after = request.interrupt_after or self.interrupt_after_nodes
         run = Run(
@@ -88,7 +90,8 @@ class CompiledStateGraph(GraphPlan):
                 config, limit, tuple(request.hooks), context, request.emit,
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
-                _watch(request.watch), request.durability, current_parent(),
+                _watch(request.watch), request.durability, parent,
+                request.control or inherited_control(parent),
             ),
         )  # fmt: skip
         if self.checkpointer is None:
@@ -194,7 +197,7 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Any:
         """Run the graph to the end and return its output (by default the output state)."""
-        refuse_run_keywords("invoke", print_mode, control, version, deprecated)
+        refuse_run_keywords("invoke", print_mode, version, deprecated)
         check_durability("invoke", durability, self.checkpointer)
         if stream_mode != "values":
             return list(
@@ -207,12 +210,14 @@ class CompiledStateGraph(GraphPlan):
                     interrupt_before=interrupt_before,
                     interrupt_after=interrupt_after,
                     durability=durability,
+                    control=control,
                 )
             )
         keys = self.output_keys if output_keys is None else output_keys
         request = RunRequest(
-            context, (), interrupt_before, interrupt_after, keys, durability=durability
-        )
+            context, (), interrupt_before, interrupt_after, keys, durability=durability,
+            control=control,
+        )  # fmt: skip
         run = self._new_run(input, config, request)
         run.advance()
         return self._output(run, keys)
@@ -243,10 +248,12 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding the chunks of ``stream_mode`` as each superstep ends."""
-        refuse_run_keywords("stream", print_mode, control, version, deprecated)
+        refuse_run_keywords("stream", print_mode, version, deprecated)
         check_durability("stream", durability, self.checkpointer)
         refuse_unsupported("stream", {"subgraphs": subgraphs, "debug": debug})
-        request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
+        request = RunRequest(
+            context, (), interrupt_before, interrupt_after, durability=durability, control=control
+        )
         run, emit = self._streamed(input, config, request, stream_mode, output_keys)
         multi = not (stream_mode is None or isinstance(stream_mode, str))
         try:
@@ -291,19 +298,20 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Any:
         """Async :meth:`invoke`: async nodes run on the caller's event loop."""
-        refuse_run_keywords("ainvoke", print_mode, control, version, deprecated)
+        refuse_run_keywords("ainvoke", print_mode, version, deprecated)
         check_durability("ainvoke", durability, self.checkpointer)
         if stream_mode != "values":
             chunks = self.astream(
                 input, config, context=context, stream_mode=stream_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
-                interrupt_after=interrupt_after, durability=durability,
+                interrupt_after=interrupt_after, durability=durability, control=control,
             )  # fmt: skip
             return [c async for c in chunks]
         keys = self.output_keys if output_keys is None else output_keys
         request = RunRequest(
-            context, (), interrupt_before, interrupt_after, keys, durability=durability
-        )
+            context, (), interrupt_before, interrupt_after, keys, durability=durability,
+            control=control,
+        )  # fmt: skip
         run = self._new_run(input, config, request)
         await run.aadvance()
         return self._output(run, keys)
@@ -327,10 +335,12 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> AsyncIterator[Any]:
         """Async :meth:`stream`."""
-        refuse_run_keywords("astream", print_mode, control, version, deprecated)
+        refuse_run_keywords("astream", print_mode, version, deprecated)
         check_durability("astream", durability, self.checkpointer)
         refuse_unsupported("astream", {"subgraphs": subgraphs, "debug": debug})
-        request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
+        request = RunRequest(
+            context, (), interrupt_before, interrupt_after, durability=durability, control=control
+        )
         run, emit = self._streamed(input, config, request, stream_mode, output_keys)
         multi = not (stream_mode is None or isinstance(stream_mode, str))
         try:

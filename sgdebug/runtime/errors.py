@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EmptyChannelError",
     "EmptyInputError",
+    "GraphDrained",
     "GraphInterrupt",
     "GraphRecursionError",
     "InvalidUpdateError",
@@ -110,3 +111,12 @@ class NodeTimeoutError(Exception):
         )
         self.node, self.elapsed, self.kind, self.timeout = node, elapsed, kind, limit
         self.idle_timeout, self.run_timeout = idle_timeout, run_timeout
+
+
+class GraphDrained(Exception):
+    """The run stopped between two steps because its ``RunControl`` asked it to drain; with
+    a checkpointer, ``invoke(None, config)`` resumes it where it stopped."""
+
+    def __init__(self, reason: str = "shutdown") -> None:
+        super().__init__(f"Graph drained: {reason}")
+        self.reason = reason

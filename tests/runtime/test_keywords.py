@@ -77,7 +77,6 @@ def test_an_unknown_run_keyword_is_a_type_error_and_runs_nothing(call: str) -> N
     ("keyword", "value"),
     [
         ("print_mode", "values"),
-        ("control", object()),
         ("version", "v2"),
     ],
 )

@@ -68,9 +68,15 @@ def test_merge_keeps_the_writer_unless_the_other_sets_one() -> None:
     assert Runtime().merge(Runtime(stream_writer=writer)).stream_writer is writer
 
 
-def test_override_refuses_what_sgdebug_lacks_and_what_nobody_has() -> None:
-    with pytest.raises(NotImplementedError, match=r"Runtime.override\(control=...\)"):
-        Runtime().override(control=object())
+def test_override_replaces_control_and_heartbeat_and_refuses_what_nobody_has() -> None:
+    from sgdebug.runtime import RunControl
+
+    control = RunControl()
+    assert Runtime().override(control=control).control is control
+    assert Runtime().merge(Runtime(control=control)).drain_requested is False
+    control.request_drain("sigterm")
+    assert Runtime(control=control).drain_reason == "sigterm"
+    Runtime().heartbeat()  # outside a time-limited attempt: nothing happens
     with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
         Runtime().override(colour=1)
 

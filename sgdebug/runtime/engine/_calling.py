@@ -25,8 +25,9 @@ from sgdebug.runtime.engine._retry import aretried, retried
 from sgdebug.runtime.engine._runtime import task_runtime
 from sgdebug.runtime.engine._task import PLAIN, command_input_writes
 from sgdebug.runtime.engine._task import _await as await_sync
+from sgdebug.runtime.engine._timeouts import user_cancelled
 from sgdebug.runtime.engine._view import RunView
-from sgdebug.runtime.errors import GraphInterrupt, ParentCommand
+from sgdebug.runtime.errors import GraphInterrupt, NodeCancelledError, ParentCommand
 from sgdebug.runtime.graph._node import CompiledNode, Write, return_writes
 from sgdebug.runtime.types import Command
 
@@ -66,6 +67,11 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
     except Exception as exc:
         exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
         task.error = exc
+    except BaseException as exc:
+        if not user_cancelled(exc):
+            raise
+        task.error = NodeCancelledError(task.name)
+        task.error.__cause__ = exc
     finally:
         if token is None:
             scope.task = None
@@ -93,6 +99,11 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
     except Exception as exc:
         exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
         task.error = exc
+    except BaseException as exc:
+        if not user_cancelled(exc):
+            raise
+        task.error = NodeCancelledError(task.name)
+        task.error.__cause__ = exc
     finally:
         leave_scope(token)
     if task.error is not None and task.node.policy is not None:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, cast
 
 from sgdebug.runtime._constants import PUSH
-from sgdebug.runtime.errors import NodeError
+from sgdebug.runtime.errors import GraphDrained, NodeError
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._calling import TaskOwner
@@ -44,6 +44,8 @@ def handler_task(run: TaskOwner, failed: Task) -> Task | None:
     error = failed.error
     if policy is None or policy.error_handler is None or not isinstance(error, Exception):
         return None
+    if isinstance(error, GraphDrained):
+        return None  # a subgraph stopped on request: the run stops, nothing failed
     node = run.graph.nodes[policy.error_handler]
     path = (*failed.path[:3], HANDLER_PATH, False)
     step = cast("_Step", run)

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from sgdebug.runtime._policies import RetryPolicy, should_retry
-from sgdebug.runtime.errors import GraphInterrupt, ParentCommand
+from sgdebug.runtime.errors import GraphDrained, GraphInterrupt, ParentCommand
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._context import TaskScope
@@ -50,8 +50,8 @@ def retry_wait(policies: tuple[RetryPolicy, ...], exc: Exception, failures: int)
 
 
 def _failed(task: Task, exc: Exception, failures: int) -> float | None:
-    if isinstance(exc, GraphInterrupt | ParentCommand):
-        return None  # an interrupt or a command for the parent graph is not a failure
+    if isinstance(exc, GraphInterrupt | ParentCommand | GraphDrained):
+        return None  # an interrupt, a command for the parent graph, a drain: not failures
     assert task.node.policy is not None
     wait = retry_wait(task.node.policy.retry, exc, failures)
     if wait is not None:
@@ -85,14 +85,19 @@ def retried(task: Task, scope: TaskScope, attempt: Attempt) -> list[Write]:
 
 
 async def aretried(task: Task, scope: TaskScope, attempt: AAttempt) -> list[Write]:
-    """:func:`retried` for an async node: waits on the event loop."""
+    """:func:`retried` for an async node: waits on the event loop; each attempt within the
+    node's time limit, if it has one (``_timeouts``)."""
     import asyncio
 
+    from sgdebug.runtime.engine._timeouts import timed
+
+    assert task.node.policy is not None
+    limit = task.node.policy.timeout
     task.attempt, task.first_attempt = 1, time.time()
     failures = 0
     while True:
         try:
-            return await attempt()
+            return await (attempt() if limit is None else timed(task, limit, attempt))
         except Exception as exc:
             failures += 1
             wait = _failed(task, exc, failures)

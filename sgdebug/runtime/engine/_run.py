@@ -20,6 +20,7 @@ from sgdebug.runtime.engine._apply import (
 )
 from sgdebug.runtime.engine._calling import arun_task, run_task
 from sgdebug.runtime.engine._context import SCOPE, TaskScope
+from sgdebug.runtime.engine._drain import check_drain
 from sgdebug.runtime.engine._error_handlers import with_handlers
 from sgdebug.runtime.engine._executor import arun_tasks, run_tasks
 from sgdebug.runtime.engine._options import RunOptions
@@ -297,6 +298,8 @@ class Run(RunState):
         if before and stops_at(self, before, self.tasks):
             self._stop_at_breakpoint("before")
             return False
+        if self.options.control is not None:
+            check_drain(self.options.control, self.tasks)
         return True
 
     def _stop_at_breakpoint(self, where: str) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime.engine._context import Runtime, TaskScope, current_scope
+from sgdebug.runtime.engine._timeouts import heartbeat_of
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._view import RunView
@@ -55,7 +56,13 @@ def task_runtime(run: RunView, scope: TaskScope) -> Runtime:
         node_attempt=scope.task.attempt,
         node_first_attempt_time=scope.task.first_attempt or time.time(),
     )
-    return Runtime(run.context, None, scope.writer, execution_info=info)
+    task = scope.task
+    policy = task.node.policy
+    heartbeat = DEFAULT_RUNTIME.heartbeat
+    if policy is not None and policy.timeout is not None:
+        heartbeat = heartbeat_of(task)
+    control = getattr(getattr(run, "options", None), "control", None)  # a Run's RunOptions
+    return Runtime(run.context, None, scope.writer, heartbeat, None, info, control=control)
 
 
 def get_runtime(context_schema: Any = None) -> Runtime:

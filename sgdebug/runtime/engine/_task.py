@@ -19,8 +19,9 @@ class Task:
     """One node execution in a superstep."""
 
     __slots__ = (
-        "_id", "applied", "attempt", "checkpoint_id", "done", "error", "first_attempt", "handler",
-        "input", "interrupts", "name", "node", "node_error", "path", "resume", "triggers", "writes",
+        "_id", "applied", "attempt", "beat", "checkpoint_id", "done", "error", "first_attempt",
+        "handler", "input", "interrupts", "name", "node", "node_error", "path", "resume",
+        "triggers", "writes",
     )  # fmt: skip
 
     def __init__(
@@ -58,6 +59,8 @@ class Task:
         """Which attempt of the node is running (more than 1 under a retry policy)."""
         self.first_attempt: float | None = None
         """When the first attempt started (Unix seconds), set under a retry policy."""
+        self.beat = 0.0
+        """Its last sign of progress (``time.monotonic``), under an idle time limit."""
         self.handler: Task | None = None
         """The error handler task its failure was handed to (it is then done, writing nothing)."""
         self.node_error: NodeError | None = None

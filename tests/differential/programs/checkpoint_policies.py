@@ -90,3 +90,71 @@ def retried_node_records_only_its_last_attempt(g: EngineAPI) -> Case:
         assert r["invoke"] == {"log": ["second attempt"]}
 
     return Case(graph, script=script, spec=spec)
+
+
+def _control(g: EngineAPI) -> Any:
+    if g.name == "langgraph":
+        from langgraph.runtime import RunControl
+    else:
+        from sgdebug.runtime import RunControl  # type: ignore[assignment]
+    return RunControl()
+
+
+def _draining(g: EngineAPI, **compile: Any) -> Any:
+    def first(state: S, runtime: Any) -> dict[str, Any]:
+        runtime.control.request_drain("sigterm")
+        return {"log": ["first"]}
+
+    b = g.StateGraph(S).add_node("first", first).add_node("second", say("second"))
+    b.add_edge(g.START, "first").add_edge("first", "second")
+    return b.compile(checkpointer=g.InMemorySaver(), **compile)
+
+
+@ckpt
+def drain_stops_before_the_next_step_and_resumes(g: EngineAPI) -> Case:
+    graph = _draining(g)
+
+    def script() -> Script:
+        control = _control(g)
+        yield "invoke", attempt(lambda: graph.invoke({"log": []}, thread("t1"), control=control))
+        yield "reason", control.drain_reason
+        yield "state", snap(graph, thread("t1"))
+        yield "resume", attempt(lambda: graph.invoke(None, thread("t1")))
+        modes = ["updates", "tasks", "values"]
+        yield "stream", attempt(lambda: list(graph.stream(
+            {"log": []}, thread("t2"), control=_control(g), stream_mode=modes
+        )))  # fmt: skip
+        yield "history", history(graph, thread("t2"))
+
+    def spec(r: Rec) -> None:
+        assert r["invoke"].name == "GraphDrained"
+        assert r["resume"] == {"log": ["first", "second"]}
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def drain_gives_way_to_a_breakpoint_and_to_the_end(g: EngineAPI) -> Case:
+    graph = _draining(g, interrupt_before=["second"])
+    last = _draining(g)
+
+    def script() -> Script:
+        yield (
+            "invoke",
+            attempt(lambda: graph.invoke({"log": []}, thread("t1"), control=_control(g))),
+        )
+        yield "state", snap(graph, thread("t1"))
+        yield "resume", attempt(lambda: graph.invoke(None, thread("t1")))
+        drained = _control(g)
+        drained.request_drain()
+        yield (
+            "pre-drained",
+            attempt(lambda: last.invoke({"log": []}, thread("t2"), control=drained)),
+        )
+        yield "pre-drained state", snap(last, thread("t2"))
+
+    def spec(r: Rec) -> None:
+        assert r["invoke"] == {"log": ["first"]}
+        assert r["resume"] == {"log": ["first", "second"]}
+
+    return Case(graph, script=script, spec=spec)

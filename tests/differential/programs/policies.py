@@ -191,3 +191,67 @@ def error_handler_async(g: EngineAPI) -> Case:
     b.add_node("sync_bad", _fail("sync boom"), error_handler=_handler("sync"))
     b.add_edge(g.START, "sync_bad")
     return Case(b.compile(), inputs=({"x": ""},), use_async=True, unordered=True)
+
+
+def _sleeper(seconds: float, label: str) -> Any:
+    async def sleeper(state: S) -> dict[str, Any]:
+        await asyncio.sleep(seconds)
+        return {"log": [label]}
+
+    return sleeper
+
+
+def _timed_out(state: S, error: NodeError) -> dict[str, Any]:
+    """An error handler logging a ``NodeTimeoutError`` without its (wall-clock) elapsed time."""
+    exc: Any = error.error
+    return {"log": [f"{error.node}: {type(exc).__name__} {exc.kind} {exc.timeout} {exc.node}"]}
+
+
+@program()
+def timeout_fails_a_slow_async_node(g: EngineAPI) -> Case:
+    types, _ = _names(g)
+    policy = types.TimeoutPolicy(run_timeout=0.02)
+    b = _chain(g, _sleeper(5.0, "late"), timeout=policy, error_handler=_timed_out)
+    b.add_node("quick", _sleeper(0.0, "quick"), timeout=0.5).add_edge(g.START, "quick")
+    return Case(b.compile(), inputs=({"x": ""},), use_async=True, unordered=True)
+
+
+@program()
+def timeout_retried_then_handled(g: EngineAPI) -> Case:
+    types, _ = _names(g)
+    b = _chain(
+        g, _sleeper(5.0, "late"), timeout=types.TimeoutPolicy(idle_timeout=0.02),
+        retry_policy=_retry(g, max_attempts=2), error_handler=_timed_out,
+    )  # fmt: skip
+    return Case(b.compile(), inputs=({"x": ""},), use_async=True)
+
+
+@program()
+def timeout_heartbeat_keeps_an_idle_node_alive(g: EngineAPI) -> Case:
+    types, _ = _names(g)
+
+    async def beating(state: S, runtime: Any) -> dict[str, Any]:
+        for _ in range(6):
+            await asyncio.sleep(0.01)
+            runtime.heartbeat()
+        return {"log": ["alive"]}
+
+    policy = types.TimeoutPolicy(idle_timeout=0.2, refresh_on="heartbeat")
+    b = _chain(g, beating, timeout=policy)
+    return Case(b.compile(), inputs=({"x": ""},), use_async=True,
+                expect=({"x": "", "log": ["alive", "after"]},))  # fmt: skip
+
+
+@program(raises=err("ValueError", "Node timeouts are only supported for async nodes because "
+                    "sync Python execution cannot be safely cancelled in-process. Node 'flaky' "
+                    "is sync."))  # fmt: skip
+def timeout_on_a_sync_node_is_refused(g: EngineAPI) -> Case:
+    return Case(_chain(g, _flaky(0), timeout=1.0).compile())
+
+
+@program()
+def node_raising_cancelled_error_fails_the_run(g: EngineAPI) -> Case:
+    async def cancels(state: S) -> dict[str, Any]:
+        raise asyncio.CancelledError("from the node")
+
+    return Case(_chain(g, cancels).compile(), inputs=({"x": ""},), use_async=True)
