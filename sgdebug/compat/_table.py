@@ -184,6 +184,7 @@ _MODULES: Final = (
         "langgraph.runtime",
         _take(_RT, "Runtime")
         + _take("sgdebug.runtime._control", "RunControl")
+        + _take("sgdebug.runtime._server_info", "ServerInfo")
         + _take(
             "sgdebug.runtime.engine._runtime", "ExecutionInfo", "get_runtime", "DEFAULT_RUNTIME"
         ),

@@ -132,3 +132,21 @@ def test_bulk_update_refuses_what_it_cannot_apply_before_writing() -> None:
     with pytest.raises(NotImplementedError, match=r"abulk_update_state|bulk_update_state\(task_id"):
         asyncio.run(graph.abulk_update_state(config, [[StateUpdate({"x": 2}, "a", "id")]]))
     assert len(list(graph.get_state_history(config))) == len(before)
+
+
+def test_a_node_sees_the_server_info_its_config_carries() -> None:
+    from sgdebug.runtime import START, ServerInfo, StateGraph
+
+    seen: list[Any] = []
+
+    def node(state: S, runtime: Runtime) -> dict[str, Any]:
+        seen.append(runtime.server_info)
+        return {}
+
+    graph = StateGraph(S).add_node("n", node).add_edge(START, "n").compile()
+    graph.invoke({"x": 1})
+    user = type("User", (), {"identity": "ann"})()
+    configurable = {"assistant_id": "a1", "langgraph_auth_user": user}
+    graph.invoke({"x": 1}, {"configurable": configurable})
+    graph.invoke({"x": 1}, {"configurable": {"langgraph_auth_user": {"identity": "dict"}}})
+    assert seen == [None, ServerInfo("a1", "", user), None]

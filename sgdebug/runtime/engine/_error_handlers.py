@@ -12,18 +12,21 @@ handled). A node without a handler never comes here (``CompiledNode.policy``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, cast
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from sgdebug.runtime._constants import PUSH
 from sgdebug.runtime.errors import GraphDrained, NodeError
 
 if TYPE_CHECKING:
+    from sgdebug.runtime.checkpoint.base import PendingWrite
     from sgdebug.runtime.engine._calling import TaskOwner
     from sgdebug.runtime.engine._task import Task, TaskIds
 
-__all__ = ["ahand_over", "hand_over", "handler_task", "with_handlers"]
+__all__ = ["ahand_over", "hand_over", "handler_task", "resume_handlers", "with_handlers"]
 
+ERROR = "__error__"
+"""The pending write a checkpoint records a task's failure in (``persist._payloads``)."""
 HANDLER_PATH = "node_error_handler"
 """The path segment of a handler task: ``(*failed.path[:3], HANDLER_PATH, False)``."""
 
@@ -46,7 +49,11 @@ def handler_task(run: TaskOwner, failed: Task) -> Task | None:
         return None
     if isinstance(error, GraphDrained):
         return None  # a subgraph stopped on request: the run stops, nothing failed
-    node = run.graph.nodes[policy.error_handler]
+    return _handed_over(run, failed, policy.error_handler, error)
+
+
+def _handed_over(run: TaskOwner, failed: Task, handler: str, error: Any) -> Task:
+    node = run.graph.nodes[handler]
     path = (*failed.path[:3], HANDLER_PATH, False)
     step = cast("_Step", run)
     task = step.ids.task(node, path, failed.input, (PUSH,))
@@ -54,6 +61,26 @@ def handler_task(run: TaskOwner, failed: Task) -> Task | None:
     failed.writes, failed.done, failed.handler = [], True, task
     step.tasks.append(task)
     return task
+
+
+def resume_handlers(run: TaskOwner, prefill: Mapping[str, list[PendingWrite]]) -> set[str]:
+    """A step resumed from a checkpoint that recorded a failure of a node with an error
+    handler (the handler then failed, or the run stopped before the step's end): the node
+    is not run again; its handler's task is made again, to run (or, if it had finished, with
+    its recorded writes). Its ``NodeError.error`` is the failure as the checkpoint stored it
+    (its ``repr``). Returns the ids of the handler tasks that had finished."""
+    from sgdebug.runtime.engine._plan import apply_prefill
+
+    step = cast("_Step", run)
+    made: list[Task] = []
+    for failed in list(step.tasks):
+        policy = failed.node.policy
+        recorded = prefill.get(failed.id) or ()
+        stored = next((w.value for w in recorded if w.channel == ERROR), None)
+        if policy is None or policy.error_handler is None or stored is None or failed.done:
+            continue
+        made.append(_handed_over(run, failed, policy.error_handler, stored))
+    return apply_prefill(made, prefill) if made else set()
 
 
 def hand_over(run: TaskOwner, failed: Task) -> None:

@@ -21,7 +21,7 @@ from sgdebug.runtime.engine._apply import (
 from sgdebug.runtime.engine._calling import arun_task, run_task
 from sgdebug.runtime.engine._context import SCOPE, TaskScope
 from sgdebug.runtime.engine._drain import check_drain
-from sgdebug.runtime.engine._error_handlers import with_handlers
+from sgdebug.runtime.engine._error_handlers import resume_handlers, with_handlers
 from sgdebug.runtime.engine._executor import arun_tasks, run_tasks
 from sgdebug.runtime.engine._options import RunOptions
 from sgdebug.runtime.engine._plan import apply_prefill, plan_tasks, stops_at
@@ -288,6 +288,8 @@ class Run(RunState):
         if self.prefill:
             prefill, self.prefill = self.prefill, {}
             self.cached_ids |= apply_prefill(self.tasks, prefill)
+            if self.graph.handles_errors:
+                self.cached_ids |= resume_handlers(self, prefill)
         if emit is not None and self.tasks:
             emit.planned(self, self.tasks)
         if not self.tasks:

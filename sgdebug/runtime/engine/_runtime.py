@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from sgdebug.runtime._server_info import server_info
 from sgdebug.runtime.engine._context import Runtime, TaskScope, current_scope
 from sgdebug.runtime.engine._timeouts import heartbeat_of
 
@@ -62,7 +63,8 @@ def task_runtime(run: RunView, scope: TaskScope) -> Runtime:
     if policy is not None and policy.timeout is not None:
         heartbeat = heartbeat_of(task)
     control = getattr(getattr(run, "options", None), "control", None)  # a Run's RunOptions
-    return Runtime(run.context, None, scope.writer, heartbeat, None, info, control=control)
+    server = server_info(configurable) if configurable else None
+    return Runtime(run.context, None, scope.writer, heartbeat, None, info, server, control)
 
 
 def get_runtime(context_schema: Any = None) -> Runtime:

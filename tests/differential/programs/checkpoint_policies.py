@@ -158,3 +158,36 @@ def drain_gives_way_to_a_breakpoint_and_to_the_end(g: EngineAPI) -> Case:
         assert r["resume"] == {"log": ["first", "second"]}
 
     return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def error_handler_that_crashed_runs_again_on_resume(g: EngineAPI) -> Case:
+    calls: list[str] = []
+
+    def bad(state: S) -> dict[str, Any]:
+        calls.append("bad")
+        raise Flaky("boom")
+
+    def handler(state: S, error: NodeError) -> dict[str, Any]:
+        calls.append("handler")
+        if calls.count("handler") == 1:
+            raise Flaky("handler crash")
+        return {"log": [f"recovered {error.node}: {'boom' in str(error.error)}"]}
+
+    b = g.StateGraph(S).set_node_defaults(error_handler=handler).add_node("bad", bad)
+    b.add_node("ok", say("ok")).add_edge(g.START, "bad").add_edge(g.START, "ok")
+    graph = b.compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        calls.clear()
+        yield "invoke", attempt(lambda: graph.invoke({"log": []}, thread("t1")))
+        yield "state", snap(graph, thread("t1"))
+        yield "resume", attempt(lambda: graph.invoke(None, thread("t1")))
+        yield "calls", list(calls)
+        yield "history", history(graph, thread("t1"))
+
+    def spec(r: Rec) -> None:
+        assert r["resume"] == {"log": ["recovered bad: True", "ok"]}
+        assert r["calls"] == ["bad", "handler", "handler"]
+
+    return Case(graph, script=script, spec=spec)
