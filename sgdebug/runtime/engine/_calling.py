@@ -78,7 +78,7 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
         else:
             SCOPE.reset(token)
     if task.error is not None and task.node.policy is not None:
-        hand_over(run, task)
+        hand_over(run, task, run_task)
 
 
 async def arun_task(run: TaskOwner, task: Task) -> None:
@@ -107,7 +107,7 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
     finally:
         leave_scope(token)
     if task.error is not None and task.node.policy is not None:
-        await ahand_over(run, task)
+        await ahand_over(run, task, run_task, arun_task)
 
 
 def call_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:

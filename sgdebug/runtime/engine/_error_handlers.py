@@ -12,7 +12,7 @@ handled). A node without a handler never comes here (``CompiledNode.policy``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from sgdebug.runtime._constants import PUSH
@@ -83,19 +83,21 @@ def resume_handlers(run: TaskOwner, prefill: Mapping[str, list[PendingWrite]]) -
     return apply_prefill(made, prefill) if made else set()
 
 
-def hand_over(run: TaskOwner, failed: Task) -> None:
-    """Run ``failed``'s error handler here, if it has one."""
-    from sgdebug.runtime.engine._calling import run_task
+RunOne = Callable[["TaskOwner", "Task"], None]
+"""Runs a task in this thread (``_calling.run_task``)."""
+ARunOne = Callable[["TaskOwner", "Task"], Awaitable[None]]
+"""Runs an async task on the event loop (``_calling.arun_task``)."""
 
+
+def hand_over(run: TaskOwner, failed: Task, run_task: RunOne) -> None:
+    """Run ``failed``'s error handler here, if it has one."""
     task = handler_task(run, failed)
     if task is not None:
         run_task(run, task)
 
 
-async def ahand_over(run: TaskOwner, failed: Task) -> None:
+async def ahand_over(run: TaskOwner, failed: Task, run_task: RunOne, arun_task: ARunOne) -> None:
     """:func:`hand_over` on the event loop (a sync handler runs in place)."""
-    from sgdebug.runtime.engine._calling import arun_task, run_task
-
     task = handler_task(run, failed)
     if task is None:
         return
