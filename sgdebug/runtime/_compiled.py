@@ -22,6 +22,7 @@ from sgdebug.runtime._keywords import (
     check_durability,
     refuse_run_keywords,
 )
+from sgdebug.runtime.engine._drain import inherited_control
 from sgdebug.runtime.engine._forward import nested_emitter
 from sgdebug.runtime.engine._hooks import PauseHook
 from sgdebug.runtime.engine._nesting import current_parent
@@ -96,6 +97,7 @@ class CompiledStateGraph(GraphPlan):
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
                 _watch(request.watch), request.durability, parent,
+                request.control or inherited_control(parent),
             ),
         )  # fmt: skip
         where = _subruns.storage(self, parent, config)
@@ -212,7 +214,7 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Any:
         """Run the graph to the end and return its output (by default the output state)."""
-        refuse_run_keywords("invoke", print_mode, control, version, deprecated)
+        refuse_run_keywords("invoke", print_mode, version, deprecated)
         check_durability("invoke", durability, self.checkpointer)
         if print_mode or version != "v1" or deprecated.get("debug"):
             stream = partial(
@@ -233,8 +235,9 @@ class CompiledStateGraph(GraphPlan):
             )  # fmt: skip
             return nested_output(chunks) if stream_mode == "values" else list(chunks)
         request = RunRequest(
-            context, (), interrupt_before, interrupt_after, keys, durability=durability
-        )
+            context, (), interrupt_before, interrupt_after, keys, durability=durability,
+            control=control,
+        )  # fmt: skip
         run = self._new_run(input, config, request)
         run.advance()
         return self._output(run, keys)
@@ -266,9 +269,11 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding the chunks of ``stream_mode`` as each superstep ends."""
-        refuse_run_keywords("stream", print_mode, control, version, deprecated)
+        refuse_run_keywords("stream", print_mode, version, deprecated)
         check_durability("stream", durability, self.checkpointer)
-        request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
+        request = RunRequest(
+            context, (), interrupt_before, interrupt_after, durability=durability, control=control
+        )
         shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
         run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
@@ -316,14 +321,14 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Any:
         """Async :meth:`invoke`: async nodes run on the caller's event loop."""
-        refuse_run_keywords("ainvoke", print_mode, control, version, deprecated)
+        refuse_run_keywords("ainvoke", print_mode, version, deprecated)
         check_durability("ainvoke", durability, self.checkpointer)
         if print_mode or version != "v1" or deprecated.get("debug"):
             astream = partial(
                 self.astream, input, config, context=context, print_mode=print_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after, durability=durability,
-                debug=deprecated.get("debug"), subgraphs=subgraphs,
+                debug=deprecated.get("debug"), subgraphs=subgraphs, control=control,
             )  # fmt: skip
             return await _out.ainvoke_streamed(astream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys
@@ -339,8 +344,9 @@ class CompiledStateGraph(GraphPlan):
                 return await anested_output(chunks)
             return [c async for c in chunks]
         request = RunRequest(
-            context, (), interrupt_before, interrupt_after, keys, durability=durability
-        )
+            context, (), interrupt_before, interrupt_after, keys, durability=durability,
+            control=control,
+        )  # fmt: skip
         run = self._new_run(input, config, request)
         await run.aadvance()
         return self._output(run, keys)
@@ -364,9 +370,11 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> AsyncIterator[Any]:
         """Async :meth:`stream`."""
-        refuse_run_keywords("astream", print_mode, control, version, deprecated)
+        refuse_run_keywords("astream", print_mode, version, deprecated)
         check_durability("astream", durability, self.checkpointer)
-        request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
+        request = RunRequest(
+            context, (), interrupt_before, interrupt_after, durability=durability, control=control
+        )
         shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
         run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:

@@ -22,12 +22,15 @@ from sgdebug.runtime.engine._context import (
     enter_scope,
     leave_scope,
 )
+from sgdebug.runtime.engine._error_handlers import ahand_over, hand_over
 from sgdebug.runtime.engine._nesting import NS_SEP
+from sgdebug.runtime.engine._retry import aretried, retried
 from sgdebug.runtime.engine._runtime import task_runtime
 from sgdebug.runtime.engine._task import PLAIN, command_input_writes
 from sgdebug.runtime.engine._task import _await as await_sync
+from sgdebug.runtime.engine._timeouts import user_cancelled
 from sgdebug.runtime.engine._view import RunView
-from sgdebug.runtime.errors import GraphInterrupt, ParentCommand
+from sgdebug.runtime.errors import GraphInterrupt, NodeCancelledError, ParentCommand
 from sgdebug.runtime.graph._node import CompiledNode, Write, for_parent, return_writes
 from sgdebug.runtime.types import Command
 
@@ -57,17 +60,27 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
         scope.task, scope.resume, scope.counter, scope.config = task, task.resume, 0, None
         token = None
     try:
-        task.writes = call_task(run, task, scope)
+        if task.node.policy is None:
+            task.writes = call_task(run, task, scope)
+        else:
+            task.writes = retried(task, scope, lambda: call_task(run, task, scope))
         task.done = True
     except GraphInterrupt as exc:
         task.interrupts, task.stopped = exc.interrupts, True
     except Exception as exc:
         _failed(task, exc)
+    except BaseException as exc:
+        if not user_cancelled(exc):
+            raise
+        task.error = NodeCancelledError(task.name)
+        task.error.__cause__ = exc
     finally:
         if token is None:
             scope.task = None
         else:
             SCOPE.reset(token)
+    if task.error is not None and task.node.policy is not None:
+        hand_over(run, task, run_task)
 
 
 async def arun_task(run: TaskOwner, task: Task) -> None:
@@ -78,14 +91,24 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
     scope = TaskScope(run, task, task.resume)
     token = enter_scope(scope)
     try:
-        task.writes = await acall_task(run, task, scope)
+        if task.node.policy is None:
+            task.writes = await acall_task(run, task, scope)
+        else:
+            task.writes = await aretried(task, scope, lambda: acall_task(run, task, scope))
         task.done = True
     except GraphInterrupt as exc:
         task.interrupts, task.stopped = exc.interrupts, True
     except Exception as exc:
         _failed(task, exc)
+    except BaseException as exc:
+        if not user_cancelled(exc):
+            raise
+        task.error = NodeCancelledError(task.name)
+        task.error.__cause__ = exc
     finally:
         leave_scope(token)
+    if task.error is not None and task.node.policy is not None:
+        await ahand_over(run, task, run_task, arun_task)
 
 
 def _failed(task: Task, exc: Exception) -> None:
@@ -145,6 +168,8 @@ def _injected(run: RunView, node: CompiledNode, scope: TaskScope) -> dict[str, A
         kwargs["store"] = None
     if "previous" in names:
         kwargs["previous"] = None
+    if "error" in names:
+        kwargs["error"] = scope.task.node_error
     return kwargs
 
 

@@ -138,8 +138,9 @@ class RunState:
 
     @property
     def failed(self) -> Task | None:
-        """The first failed task of the pending step, if the step failed."""
-        return next((t for t in self.tasks if t.error is not None), None)
+        """The first failed task of the pending step, if the step failed (a failure handed to
+        an error handler left its task done: it does not fail the step)."""
+        return next((t for t in self.tasks if t.error is not None and not t.done), None)
 
     def read_values(self, keys: Sequence[str] | str) -> Any:
         """The current values of ``keys`` (a single key gives the bare value)."""

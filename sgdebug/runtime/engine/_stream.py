@@ -100,6 +100,10 @@ class Emitter:
             self.events.extend(self._updates(run, task))
         self._task_result_event(run, task)
 
+    def task_failed(self, run: RunView, task: Task) -> None:
+        """A task failed (without failing the step): its ``tasks`` / ``debug`` result entry."""
+        self._task_result_event(run, task)
+
     def _updates(self, run: RunView, task: Task) -> list[tuple[str, Any]]:
         if task.name == START or "updates" not in self.modes or task.interrupts:
             return []
