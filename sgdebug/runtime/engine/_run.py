@@ -370,7 +370,9 @@ class Run(RunState):
         for task in ran:
             if persist is not None:
                 persist.task_done(task, defer=defer)
-            if emit is not None and (task.error is None or task.writes):
+            if emit is not None and task.error is not None and not task.writes:
+                emit.failed(self, task)
+            elif emit is not None:
                 if len(self.tasks) == 1 and task.done:
                     self.deferred = [task]  # reported once its commit succeeds
                 else:

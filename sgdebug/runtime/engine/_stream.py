@@ -57,6 +57,11 @@ class Emitter:
         self.events.extend(self._updates(run, task))
         self._task_result_event(run, task)
 
+    def failed(self, run: RunView, task: Task) -> None:
+        """A task raised (and wrote nothing): its ``tasks`` / ``debug`` result, with the
+        exception as its error, before the error ends the run."""
+        self._task_result_event(run, task)
+
     def _updates(self, run: RunView, task: Task) -> list[tuple[str, Any]]:
         if task.name == START or "updates" not in self.modes or task.interrupts:
             return []
@@ -109,7 +114,7 @@ class Emitter:
         payload = {
             "id": task.id,
             "name": task.name,
-            "error": None if task.error is None else repr(task.error),
+            "error": task.error,
             "result": result,
             "interrupts": [
                 {"value": i.value, "id": i.id, "response_schema": i.response_schema}
