@@ -20,6 +20,7 @@ from sgdebug.runtime.engine._context import (
     enter_scope,
     leave_scope,
 )
+from sgdebug.runtime.engine._messages_mode import LIFTED_KEYS
 from sgdebug.runtime.engine._runtime import task_runtime
 from sgdebug.runtime.engine._task import PLAIN, command_input_writes
 from sgdebug.runtime.engine._task import _await as await_sync
@@ -53,6 +54,8 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
     else:  # start the reused scope on this task's attempt
         scope.task, scope.resume, scope.counter, scope.config = task, task.resume, 0, None
         token = None
+    messages = run.messages
+    streamed = messages.enter(run, task) if messages is not None else None
     try:
         task.writes = call_task(run, task, scope)
         task.done = True
@@ -62,6 +65,8 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
         exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
         task.error = exc
     finally:
+        if messages is not None:
+            messages.leave(streamed)
         if token is None:
             scope.task = None
         else:
@@ -75,6 +80,8 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
         task.resume = []
     scope = TaskScope(run, task, task.resume)
     token = enter_scope(scope)
+    messages = run.messages
+    streamed = messages.enter(run, task) if messages is not None else None
     try:
         task.writes = await acall_task(run, task, scope)
         task.done = True
@@ -84,6 +91,8 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
         exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
         task.error = exc
     finally:
+        if messages is not None:
+            messages.leave(streamed)
         leave_scope(token)
 
 
@@ -144,6 +153,11 @@ def task_config(run: RunView, task: Task) -> dict[str, Any]:
     """The config a node of ``task`` receives."""
     base = run.config
     metadata = dict(base.get("metadata") or {})
+    configurable = base.get("configurable")
+    if configurable:  # LangGraph repeats these in the metadata
+        for key in LIFTED_KEYS:
+            if key in configurable and key not in metadata:
+                metadata[key] = configurable[key]
     metadata.update(
         langgraph_step=run.step,
         langgraph_node=task.name,

@@ -81,6 +81,11 @@ class ScopeOwner(Protocol):
 
     def custom_writer(self) -> Callable[[Any], None]: ...
 
+    @property
+    def messages(self) -> Any:
+        """The stream's ``messages`` mode (a ``MessagesStream``), or ``None``."""
+        ...
+
     def take_null_resume(self) -> tuple[bool, Any]: ...
 
 

@@ -10,6 +10,7 @@ from sgdebug.runtime._constants import INTERRUPT, ROOT, START
 from sgdebug.runtime.graph._node import updates_payload
 
 if TYPE_CHECKING:
+    from sgdebug.runtime.engine._messages_mode import MessagesStream
     from sgdebug.runtime.engine._task import Task
     from sgdebug.runtime.engine._view import RunView
 
@@ -25,7 +26,7 @@ def _now() -> str:
 class Emitter:
     """Receives a run's events and keeps those of the requested stream modes, in order."""
 
-    __slots__ = ("events", "modes", "values_keys")
+    __slots__ = ("events", "messages", "modes", "values_keys")
 
     def __init__(self, modes: str | Sequence[str], values_keys: str | Sequence[str]) -> None:
         self.modes = frozenset([modes] if isinstance(modes, str) else modes)
@@ -33,6 +34,12 @@ class Emitter:
             values_keys if isinstance(values_keys, str) else tuple(values_keys)
         )
         self.events: list[tuple[str, Any]] = []
+        self.messages: MessagesStream | None = None
+        """The ``messages`` mode's state, when it is streamed."""
+        if "messages" in self.modes:
+            from sgdebug.runtime.engine._messages_mode import MessagesStream
+
+            self.messages = MessagesStream(self)
 
     def __call__(self, mode: str, payload: Any) -> None:
         if mode in self.modes:
@@ -53,7 +60,10 @@ class Emitter:
             self.events.append(("values", run.read_values(keys)))
 
     def task_result(self, run: RunView, task: Task) -> None:
-        """After a task finished: its ``updates`` (and ``tasks`` / ``debug``) entries."""
+        """After a task finished: its ``messages``, ``updates`` (and ``tasks`` / ``debug``)
+        entries."""
+        if self.messages is not None and not task.interrupts and task.name != START:
+            self.messages.finished(run, task)
         self.events.extend(self._updates(run, task))
         self._task_result_event(run, task)
 
