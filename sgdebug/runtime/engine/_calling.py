@@ -53,6 +53,7 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
         token = SCOPE.set(scope)
     else:  # start the reused scope on this task's attempt
         scope.task, scope.resume, scope.counter, scope.config = task, task.resume, 0, None
+        scope.pushed = None
         token = None
     messages = run.messages
     streamed = messages.enter(run, task) if messages is not None else None
@@ -114,6 +115,8 @@ def call_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
         value = await_sync(value)
     routes: list[Write] = []
     writes = return_writes(value, run.graph.target, routes)
+    if scope.pushed:
+        writes = scope.pushed + writes
     task.writes = writes
     branched = branch_writes(run, task, writes, value if isinstance(value, dict) else None)
     return writes + routes + branched if routes else writes + branched
@@ -125,6 +128,8 @@ async def acall_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
     value = await node.action(task.input, **_injected(run, node, scope))
     routes: list[Write] = []
     writes = return_writes(value, run.graph.target, routes)
+    if scope.pushed:
+        writes = scope.pushed + writes
     task.writes = writes
     raw = value if isinstance(value, dict) else None
     return writes + routes + await abranch_writes(run, task, writes, raw)

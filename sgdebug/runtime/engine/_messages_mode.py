@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from sgdebug.runtime.engine._task import Task
     from sgdebug.runtime.engine._view import RunView
 
-__all__ = ["MessagesStream"]
+__all__ = ["LIFTED_KEYS", "MessagesStream", "push_message"]
 
 LIFTED_KEYS = (
     "thread_id",
@@ -154,6 +154,28 @@ class MessagesStream:
         from langchain_core.messages import BaseMessage
 
         return BaseMessage
+
+
+def push_message(message: Any, *, state_key: str | None = "messages") -> Any:
+    """Stream ``message`` now to the ``messages`` mode (with the running task's metadata)
+    and, unless ``state_key`` is ``None``, write it to that state key as the task's update;
+    returns the message (as a langchain-core message). It must have an id."""
+    from langchain_core.messages import convert_to_messages
+
+    from sgdebug.runtime.engine._context import current_scope
+
+    scope = current_scope()
+    message = convert_to_messages([message])[0]
+    if message.id is None:
+        raise ValueError("Message ID is required")
+    stream = scope.owner.messages
+    if stream is not None:
+        stream.send(message, scope.get_config()["metadata"], once=False)
+    if state_key:
+        if scope.pushed is None:
+            scope.pushed = []
+        scope.pushed.append((state_key, message))
+    return message
 
 
 def _task_ns(run: RunView, task: Task) -> str:

@@ -9,6 +9,7 @@ same replies; message ids are normalised by the harness.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
@@ -79,4 +80,39 @@ def messages_mode_commands_and_async_models(g: EngineAPI) -> Case:
         inputs=({"messages": []},),
         modes=(*MESSAGES, ["messages", "updates"]),
         use_async=True,
+    )
+
+
+def _push_message(g: EngineAPI) -> Any:
+    """The engine's ``push_message``."""
+    if g.StateGraph.__module__.startswith("langgraph"):
+        from langgraph.graph.message import push_message
+    else:
+        from sgdebug.runtime.engine._messages_mode import push_message
+    return push_message
+
+
+@program()
+def push_message_streams_and_writes_messages(g: EngineAPI) -> Case:
+    push = _push_message(g)
+
+    def chat(state: Any) -> None:
+        try:
+            push(AIMessage("no id"))
+        except ValueError as exc:
+            push(HumanMessage(str(exc), id="err"))
+        push(AIMessage("first", id="1"))
+        push(AIMessage("not kept", id="2"), state_key=None)
+        with contextlib.suppress(ValueError):
+            push(("user", "a tuple"))  # no id: refused
+        return None
+
+    def after(state: Any) -> dict[str, Any]:
+        push(AIMessage("again", id="1"))  # streamed again; replaces it in the state
+        return {"messages": [AIMessage("last", id="3")]}
+
+    return Case(
+        _chat(g, chat, after),
+        inputs=({"messages": []},),
+        modes=(*MESSAGES, ["messages", "values"]),
     )
