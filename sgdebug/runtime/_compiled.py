@@ -40,7 +40,7 @@ from sgdebug.runtime.types import Command, StateSnapshot
 
 __all__ = ["CompileOptions", "CompiledStateGraph"]
 
-StreamMode = Literal["values", "updates", "custom", "tasks", "debug", "checkpoints"]
+StreamMode = Literal["values", "updates", "custom", "tasks", "debug", "checkpoints", "messages"]
 
 
 class Builder(Blueprint, Protocol):

@@ -23,6 +23,7 @@ from sgdebug.runtime.engine._context import (
     leave_scope,
 )
 from sgdebug.runtime.engine._error_handlers import ahand_over, hand_over
+from sgdebug.runtime.engine._messages_mode import LIFTED_KEYS
 from sgdebug.runtime.engine._nesting import NS_SEP
 from sgdebug.runtime.engine._retry import aretried, retried
 from sgdebug.runtime.engine._runtime import task_runtime
@@ -58,7 +59,10 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
         token = SCOPE.set(scope)
     else:  # start the reused scope on this task's attempt
         scope.task, scope.resume, scope.counter, scope.config = task, task.resume, 0, None
+        scope.pushed = None
         token = None
+    messages = run.messages
+    streamed = messages.enter(run, task) if messages is not None else None
     try:
         if task.node.policy is None:
             task.writes = call_task(run, task, scope)
@@ -75,6 +79,8 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
         task.error = NodeCancelledError(task.name)
         task.error.__cause__ = exc
     finally:
+        if messages is not None:
+            messages.leave(streamed)
         if token is None:
             scope.task = None
         else:
@@ -90,6 +96,8 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
         task.resume = []
     scope = TaskScope(run, task, task.resume)
     token = enter_scope(scope)
+    messages = run.messages
+    streamed = messages.enter(run, task) if messages is not None else None
     try:
         if task.node.policy is None:
             task.writes = await acall_task(run, task, scope)
@@ -106,6 +114,8 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
         task.error = NodeCancelledError(task.name)
         task.error.__cause__ = exc
     finally:
+        if messages is not None:
+            messages.leave(streamed)
         leave_scope(token)
     if task.error is not None and task.node.policy is not None:
         await ahand_over(run, task, run_task, arun_task)
@@ -133,6 +143,8 @@ def call_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
         value = await_sync(value)
     routes: list[Write] = []
     writes = return_writes(value, run.graph.target, routes)
+    if scope.pushed:
+        writes = scope.pushed + writes
     task.writes = writes
     branched = branch_writes(run, task, writes, value if isinstance(value, dict) else None)
     return writes + routes + branched if routes else writes + branched
@@ -147,6 +159,8 @@ async def acall_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
         value = for_parent(exc)
     routes: list[Write] = []
     writes = return_writes(value, run.graph.target, routes)
+    if scope.pushed:
+        writes = scope.pushed + writes
     task.writes = writes
     raw = value if isinstance(value, dict) else None
     return writes + routes + await abranch_writes(run, task, writes, raw)
@@ -188,6 +202,11 @@ def task_config(run: RunView, task: Task) -> dict[str, Any]:
     run_ns = NS_SEP.join(namespace)
     task_ns = f"{run_ns}{NS_SEP}{task.name}:{task.id}" if namespace else f"{task.name}:{task.id}"
     metadata = dict(base.get("metadata") or {})
+    configurable = base.get("configurable")
+    if configurable:  # LangGraph repeats these in the metadata
+        for key in LIFTED_KEYS:
+            if key in configurable and key not in metadata:
+                metadata[key] = configurable[key]
     metadata.update(
         langgraph_step=run.step,
         langgraph_node=task.name,

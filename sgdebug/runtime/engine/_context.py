@@ -96,6 +96,11 @@ class ScopeOwner(Protocol):
 
     def custom_writer(self) -> Callable[[Any], None]: ...
 
+    @property
+    def messages(self) -> Any:
+        """The stream's ``messages`` mode (a ``MessagesStream``), or ``None``."""
+        ...
+
     def take_null_resume(self) -> tuple[bool, Any]: ...
 
     def answer_for(self, interrupt_id: str) -> tuple[bool, Any]: ...
@@ -104,7 +109,7 @@ class ScopeOwner(Protocol):
 class TaskScope:
     """Per-task state reached through a context variable while the node runs."""
 
-    __slots__ = ("config", "counter", "outer", "owner", "resume", "task")
+    __slots__ = ("config", "counter", "outer", "owner", "pushed", "resume", "task")
 
     def __init__(self, owner: ScopeOwner, task: Any, resume: list[Any]) -> None:
         self.owner = owner
@@ -117,6 +122,8 @@ class TaskScope:
         self.config: dict[str, Any] | None = None
         self.outer: TaskScope | None = None
         """The scope that was current before this one (stands in while ``task`` is None)."""
+        self.pushed: list[tuple[str, Any]] | None = None
+        """Writes the node made while it ran (``push_message``), before its return value's."""
 
     def get_config(self) -> dict[str, Any]:
         """The task's config, built on first use."""

@@ -386,8 +386,6 @@ class Run(RunState):
                     self.deferred = [task]  # reported once its commit succeeds
                 else:
                     emit.task_result(self, task)
-            elif emit is not None and task.done:  # its failure went to its error handler
-                emit.task_failed(self, task)
             paused = observer.ran(self, task) or paused
         return paused
 

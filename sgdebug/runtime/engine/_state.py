@@ -12,7 +12,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from sgdebug.runtime._constants import START
 from sgdebug.runtime.channels import BaseChannel
@@ -40,6 +40,9 @@ from sgdebug.runtime.graph._node import Write
 from sgdebug.runtime.graph._plan import GraphPlan
 from sgdebug.runtime.types import Command, Interrupt
 
+if TYPE_CHECKING:
+    from sgdebug.runtime.engine._messages_mode import MessagesStream
+
 __all__ = ["NO_RECORD", "ApplyKind", "RunState"]
 
 NO_RECORD = empty_record(-1)
@@ -57,6 +60,11 @@ class RunState:
         self.options = options
         self.observer: Observer = HookObserver(options.hooks) if options.hooks else QUIET
         """Who watches the run's pause points (the no-op :data:`QUIET` without hooks)."""
+        self.messages: MessagesStream | None = (
+            options.emit.messages if options.emit is not None else None
+        )
+        """The stream's ``messages`` mode, when it is streamed (its tasks' chat models
+        stream to it)."""
         self.channels: dict[str, BaseChannel] = {
             k: c.copy() for k, c in graph.channel_specs.items()
         }

@@ -16,6 +16,7 @@ from sgdebug.runtime.graph._node import updates_payload
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._forward import Forward
+    from sgdebug.runtime.engine._messages_mode import MessagesStream
     from sgdebug.runtime.engine._task import Task
     from sgdebug.runtime.engine._view import RunView
 
@@ -31,7 +32,9 @@ def _now() -> str:
 class Emitter:
     """Receives a run's events and keeps those of the requested stream modes, in order."""
 
-    __slots__ = ("events", "forward", "kept", "modes", "subgraphs", "update_keys", "values_keys")
+    __slots__ = (
+        "events", "forward", "kept", "messages", "modes", "subgraphs", "update_keys", "values_keys",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -57,6 +60,12 @@ class Emitter:
         """Where this (subgraph's) run's events go on, besides its own caller's stream."""
         self.kept: list[tuple[Any, ...]] = []
         """Events flushed to :attr:`forward` that the run's own caller streams too."""
+        self.messages: MessagesStream | None = None
+        """The ``messages`` mode's state, when it is streamed."""
+        if "messages" in self.modes:
+            from sgdebug.runtime.engine._messages_mode import MessagesStream
+
+            self.messages = MessagesStream(self)
 
     def __call__(self, mode: str, payload: Any) -> None:
         if mode in self.modes:
@@ -96,12 +105,10 @@ class Emitter:
         :class:`ParentCommand`) is not a result: its task reports nothing."""
         if isinstance(task.error, ParentCommand):
             return
+        if self.messages is not None and not task.interrupts and task.name != START:
+            self.messages.finished(run, task)
         if task.error is None or task.writes:
             self.events.extend(self._updates(run, task))
-        self._task_result_event(run, task)
-
-    def task_failed(self, run: RunView, task: Task) -> None:
-        """A task failed (without failing the step): its ``tasks`` / ``debug`` result entry."""
         self._task_result_event(run, task)
 
     def _updates(self, run: RunView, task: Task) -> list[tuple[str, Any]]:

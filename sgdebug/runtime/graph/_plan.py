@@ -30,6 +30,7 @@ from sgdebug.runtime.graph._node import (
     make_reader,
 )
 from sgdebug.runtime.graph._policy import effective_policy
+from sgdebug.runtime.graph._runnable import is_runnable, runnable_action
 from sgdebug.runtime.graph._schema import object_writes
 from sgdebug.runtime.graph._specs import Blueprint, NodeSpec
 
@@ -160,6 +161,8 @@ class GraphPlan:
         if isinstance(action, GraphPlan):
             subgraph = action
             action = _subgraph_action(action)
+        elif is_runnable(action):
+            action = runnable_action(action)
         node = CompiledNode(
             spec.name, action, tuple(sorted(triggers)), self._reader(spec.input_schema),
             inspect_action(action), edges, joins, branches, subgraph, spec.defer,
