@@ -29,6 +29,7 @@ from sgdebug.runtime.errors import (
     EmptyInputError,
     InvalidUpdateError,
 )
+from sgdebug.runtime.graph import _subgraphs
 from sgdebug.runtime.graph._plan import CompileOptions, GraphPlan
 from sgdebug.runtime.graph._schema import is_dataclass_type, is_pydantic_model
 from sgdebug.runtime.graph._specs import Blueprint
@@ -165,6 +166,7 @@ class CompiledStateGraph(GraphPlan):
         self._saver()
         return update_state(self, config, values, as_node)
 
+    get_subgraphs, aget_subgraphs = _subgraphs.get_subgraphs, _subgraphs.aget_subgraphs
     aget_state = _state.aget_state
     aget_state_history = _state.aget_state_history
     aupdate_state = _state.aupdate_state

@@ -155,10 +155,12 @@ class GraphPlan:
         if isinstance(action, GraphPlan):
             subgraph = action
             action = _subgraph_action(action)
-        return CompiledNode(
+        node = CompiledNode(
             spec.name, action, tuple(sorted(triggers)), self._reader(spec.input_schema),
             inspect_action(action), edges, joins, branches, subgraph, spec.defer,
         )  # fmt: skip
+        node.graph_kind = GraphPlan
+        return node
 
     # -- graph input ----------------------------------------------------------------------
 

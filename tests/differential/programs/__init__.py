@@ -19,6 +19,7 @@ from . import (
     samples,
     schemas,
     send_command,
+    subgraph_detection,
     subgraph_streams,
     subgraphs,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "samples",
     "schemas",
     "send_command",
+    "subgraph_detection",
     "subgraph_streams",
     "subgraphs",
 ]
