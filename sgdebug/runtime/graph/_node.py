@@ -168,13 +168,12 @@ class CompiledNode:
     def subgraphs(self) -> list[Any]:
         """The compiled graph the node runs, as a list (LangGraph's ``node.subgraphs``):
         the node's own graph, or the one its function reaches (``_subgraphs``), or none."""
-        if self.subgraph is not None:
-            return [self.subgraph]
         if self.found is None:
             from sgdebug.runtime.graph._subgraphs import find_subgraph
 
             kind = self.graph_kind
-            graph = None if kind is None else find_subgraph(self.action, kind)
+            action = self.action if self.subgraph is None else self.subgraph
+            graph = None if kind is None else find_subgraph(action, kind)
             self.found = [] if graph is None else [graph]
         return list(self.found)
 

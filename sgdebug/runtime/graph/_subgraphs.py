@@ -73,7 +73,7 @@ def find_subgraph(action: Any, kind: type) -> Any | None:
     (see the module doc)."""
     seen = 0
     while action is not None and seen < _MAX_WRAPPED:
-        if isinstance(action, kind):
+        if _is_subgraph(action, kind):
             return action
         found = _in_function(action, kind)
         if found is not None:
@@ -89,7 +89,7 @@ def _in_function(fn: Any, kind: type) -> Any | None:
         return None  # a builtin, a partial, a callable object: nothing to read
     closure = _closure(fn, code)
     for value in closure.values():
-        if isinstance(value, kind):
+        if _is_subgraph(value, kind):
             return value
     scope = getattr(fn, "__globals__", None)
     globals_ = scope if isinstance(scope, dict) else {}
@@ -145,10 +145,19 @@ def _follow(
     scope = closure if opname == "LOAD_DEREF" else globals_
     value = scope.get(names[0], _MISSING)
     for name in names[1:]:
-        if value is _MISSING or isinstance(value, kind):
+        if value is _MISSING or _is_subgraph(value, kind):
             break
         try:
             value = inspect.getattr_static(value, name)
         except AttributeError:
             return None
-    return value if isinstance(value, kind) else None
+    return value if _is_subgraph(value, kind) else None
+
+
+def _is_subgraph(value: Any, kind: type) -> bool:
+    """A compiled graph that counts as a subgraph (one compiled with ``checkpointer=False``
+    does not, in LangGraph)."""
+    if not isinstance(value, kind):
+        return False
+    options = getattr(value, "options", None)
+    return getattr(options, "checkpointer", None) is not False

@@ -162,3 +162,35 @@ def get_subgraphs_by_namespace(g: EngineAPI) -> Case:
             yield f"aget {query}", asyncio.run(collect(query))
 
     return Case(graph, script=script)
+
+
+def _drawn(g: EngineAPI) -> dict[str, Any]:
+    """Graphs whose subgraphs ``get_graph(xray=)`` draws inside their nodes."""
+    child = g.StateGraph(S).add_node("s1", lambda s: {}).add_node("s2", lambda s: {})
+    child = child.add_edge(g.START, "s1").add_edge("s1", "s2").compile()
+    mid = g.StateGraph(S).add_node("inner", child).add_node("m", lambda s: {})
+    mid = mid.add_edge(g.START, "inner").add_edge("inner", "m").compile()
+    fork = g.StateGraph(S).add_node("p", lambda s: {}).add_node("q", lambda s: {})
+    fork.add_node("r", lambda s: {}).add_edge(g.START, "p")
+    fork.add_conditional_edges("p", lambda s: "q", ["q", "r"])
+    hidden = g.StateGraph(S).add_node("h", lambda s: {}).add_edge(g.START, "h")
+    hidden = hidden.compile(checkpointer=False)
+    b = g.StateGraph(S).add_node("mid", mid).add_node("call", lambda s: child.invoke(s))
+    b.add_node("fork", fork.compile()).add_node("hidden", hidden)
+    b.add_node("calls_hidden", lambda s: hidden.invoke(s))
+    b.add_edge(g.START, "mid").add_edge("mid", "call").add_edge("call", "fork")
+    b.add_edge("fork", "hidden").add_edge("hidden", "calls_hidden")
+    return {"chain": b.compile()}
+
+
+@program()
+def get_graph_xray_draws_subgraphs_of_nodes_and_functions(g: EngineAPI) -> Case:
+    graphs = _drawn(g)
+
+    def script() -> Iterator[tuple[str, Any]]:
+        for label, graph in graphs.items():
+            for xray in (False, True, 1, 2):
+                yield f"{label} xray={xray}", graph.get_graph(xray=xray).draw_mermaid()
+            yield f"{label} subgraphs", [ns for ns, _ in graph.get_subgraphs(recurse=True)]
+
+    return Case(graphs["chain"], script=script)
