@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any, Literal, Protocol
 
 from sgdebug.runtime import _compiled_api as _api
@@ -20,7 +21,7 @@ from sgdebug.runtime._keywords import (
     refuse_run_keywords,
     refuse_unsupported,
 )
-from sgdebug.runtime.engine._forward import nested_emitter
+from sgdebug.runtime.engine._forward import astream_events, nested_emitter, stream_events
 from sgdebug.runtime.engine._hooks import PauseHook
 from sgdebug.runtime.engine._nesting import current_parent
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
@@ -252,14 +253,8 @@ class CompiledStateGraph(GraphPlan):
         run, emit = self._streamed(input, config, request, stream_mode, output_keys, subgraphs)
         shape = chunk_shape(not (stream_mode is None or isinstance(stream_mode, str)), subgraphs)
         try:
-            while True:
-                try:
-                    status = run.advance(one_step=True)
-                finally:
-                    for event in emit.drain():
-                        yield shape(event)
-                if status != "running":
-                    return
+            for event in stream_events(partial(run.advance, one_step=True), emit):
+                yield shape(event)
         finally:
             _closed(run)
 
@@ -343,14 +338,8 @@ class CompiledStateGraph(GraphPlan):
         run, emit = self._streamed(input, config, request, stream_mode, output_keys, subgraphs)
         shape = chunk_shape(not (stream_mode is None or isinstance(stream_mode, str)), subgraphs)
         try:
-            while True:
-                try:
-                    status = await run.aadvance(one_step=True)
-                finally:
-                    for event in emit.drain():
-                        yield shape(event)
-                if status != "running":
-                    return
+            async for event in astream_events(partial(run.aadvance, one_step=True), emit):
+                yield shape(event)
         finally:
             _closed(run)
 
