@@ -10,6 +10,7 @@ from typing import Any, Literal, Protocol
 from sgdebug.runtime import _compiled_api as _api
 from sgdebug.runtime import _compiled_state as _state
 from sgdebug.runtime import _schema_json as _json
+from sgdebug.runtime import _stream_out as _out
 from sgdebug.runtime._constants import (
     DEFAULT_RECURSION_LIMIT,
     INTERRUPT,
@@ -19,13 +20,12 @@ from sgdebug.runtime._keywords import (
     RunRequest,
     check_durability,
     refuse_run_keywords,
-    refuse_unsupported,
 )
 from sgdebug.runtime.engine._forward import astream_events, nested_emitter, stream_events
 from sgdebug.runtime.engine._hooks import PauseHook
 from sgdebug.runtime.engine._nesting import current_parent
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
-from sgdebug.runtime.engine._stream import Emitter, anested_output, chunk_shape, nested_output
+from sgdebug.runtime.engine._stream import Emitter, anested_output, nested_output
 from sgdebug.runtime.errors import (
     EmptyInputError,
     InvalidUpdateError,
@@ -161,11 +161,15 @@ class CompiledStateGraph(GraphPlan):
         return get_state_history(self, config, filter=filter, before=before, limit=limit)
 
     def update_state(
-        self, config: dict[str, Any], values: Any, as_node: str | None = None
+        self,
+        config: dict[str, Any],
+        values: Any,
+        as_node: str | None = None,
+        task_id: str | None = None,
     ) -> dict[str, Any]:
         """Apply ``values`` as if ``as_node`` returned them; returns the new checkpoint's config."""
         self._saver()
-        return update_state(self, config, values, as_node)
+        return update_state(self, config, values, as_node, task_id)
 
     get_subgraphs, aget_subgraphs = _subgraphs.get_subgraphs, _subgraphs.aget_subgraphs
     aget_state = _state.aget_state
@@ -203,6 +207,14 @@ class CompiledStateGraph(GraphPlan):
         """Run the graph to the end and return its output (by default the output state)."""
         refuse_run_keywords("invoke", print_mode, control, version, deprecated)
         check_durability("invoke", durability, self.checkpointer)
+        if print_mode or version != "v1" or deprecated.get("debug"):
+            stream = partial(
+                self.stream, input, config, context=context, print_mode=print_mode,
+                output_keys=output_keys, interrupt_before=interrupt_before,
+                interrupt_after=interrupt_after, durability=durability,
+                debug=deprecated.get("debug"), subgraphs=subgraphs,
+            )  # fmt: skip
+            return _out.invoke_streamed(stream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys
         if stream_mode != "values" or subgraphs:
             chunks = self.stream(
@@ -248,13 +260,11 @@ class CompiledStateGraph(GraphPlan):
         """Run the graph, yielding the chunks of ``stream_mode`` as each superstep ends."""
         refuse_run_keywords("stream", print_mode, control, version, deprecated)
         check_durability("stream", durability, self.checkpointer)
-        refuse_unsupported("stream", {"debug": debug})
         request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
-        run, emit = self._streamed(input, config, request, stream_mode, output_keys, subgraphs)
-        shape = chunk_shape(not (stream_mode is None or isinstance(stream_mode, str)), subgraphs)
+        shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
+        run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
-            for event in stream_events(partial(run.advance, one_step=True), emit):
-                yield shape(event)
+            yield from shape.chunks(stream_events(partial(run.advance, one_step=True), emit))
         finally:
             _closed(run)
 
@@ -263,7 +273,7 @@ class CompiledStateGraph(GraphPlan):
         input: Any,
         config: dict[str, Any] | None,
         request: RunRequest,
-        stream_mode: StreamMode | Sequence[StreamMode] | None,
+        stream_mode: str | Sequence[str] | None,
         output_keys: str | Sequence[str] | None,
         subgraphs: bool,
     ) -> tuple[Run, Emitter]:
@@ -293,6 +303,14 @@ class CompiledStateGraph(GraphPlan):
         """Async :meth:`invoke`: async nodes run on the caller's event loop."""
         refuse_run_keywords("ainvoke", print_mode, control, version, deprecated)
         check_durability("ainvoke", durability, self.checkpointer)
+        if print_mode or version != "v1" or deprecated.get("debug"):
+            astream = partial(
+                self.astream, input, config, context=context, print_mode=print_mode,
+                output_keys=output_keys, interrupt_before=interrupt_before,
+                interrupt_after=interrupt_after, durability=durability,
+                debug=deprecated.get("debug"), subgraphs=subgraphs,
+            )  # fmt: skip
+            return await _out.ainvoke_streamed(astream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys
         if stream_mode != "values" or subgraphs:
             chunks = self.astream(
@@ -333,13 +351,13 @@ class CompiledStateGraph(GraphPlan):
         """Async :meth:`stream`."""
         refuse_run_keywords("astream", print_mode, control, version, deprecated)
         check_durability("astream", durability, self.checkpointer)
-        refuse_unsupported("astream", {"debug": debug})
         request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
-        run, emit = self._streamed(input, config, request, stream_mode, output_keys, subgraphs)
-        shape = chunk_shape(not (stream_mode is None or isinstance(stream_mode, str)), subgraphs)
+        shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
+        run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
             async for event in astream_events(partial(run.aadvance, one_step=True), emit):
-                yield shape(event)
+                for chunk in shape.chunks((event,)):
+                    yield chunk
         finally:
             _closed(run)
 

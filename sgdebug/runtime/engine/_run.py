@@ -289,8 +289,6 @@ class Run(RunState):
         if self.prefill:
             prefill, self.prefill = self.prefill, {}
             self.cached_ids |= apply_prefill(self.tasks, prefill)
-        if emit is not None and self.tasks:
-            emit.planned(self, self.tasks)
         if not self.tasks:
             self.phase = "done"
             return False
@@ -299,6 +297,8 @@ class Run(RunState):
         if before and stops_at(self, before, self.tasks):
             self._stop_at_breakpoint("before")
             return False
+        if emit is not None:  # (not at a breakpoint before them: they have not started)
+            emit.planned(self, self.tasks)
         return True
 
     def _stop_at_breakpoint(self, where: str) -> None:

@@ -173,7 +173,8 @@ class RunState:
         self.max_version = max(self.versions.values(), default=0)
         self.versions_seen = {k: dict(v) for k, v in record.versions_seen.items()}
         self.step = record.step + 1
-        self.stop = record.step + self.options.recursion_limit + 1
+        # Like LangGraph, the limit counts from the step the run continues at.
+        self.stop = self.step + self.options.recursion_limit + 1
         self.persist = persist
         self.updated = None
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime
 import threading
-from collections.abc import AsyncIterable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import INTERRUPT, ROOT, START
@@ -241,34 +241,6 @@ class Emitter:
             return
         payload = self._payload(run, task)
         self.events.append(("updates", {task.name: payload, "__metadata__": {"cached": True}}))
-
-
-Chunk = Callable[[tuple[Any, ...]], Any]
-"""Shapes one collected event as ``stream`` yields it."""
-
-
-def chunk_shape(multi: bool, subgraphs: bool) -> Chunk:
-    """How ``stream`` yields an event: the payload, ``(mode, payload)`` with several modes,
-    with ``subgraphs=True`` prefixed by the namespace (``()`` for the graph's own)."""
-    if subgraphs:
-        return _ns_mode_payload if multi else _ns_payload
-    return _mode_payload if multi else _payload
-
-
-def _payload(event: tuple[Any, ...]) -> Any:
-    return event[1]
-
-
-def _mode_payload(event: tuple[Any, ...]) -> Any:
-    return event  # (mode, payload): without subgraphs, no event carries a namespace
-
-
-def _ns_payload(event: tuple[Any, ...]) -> Any:
-    return (event[2] if len(event) == 3 else (), event[1])
-
-
-def _ns_mode_payload(event: tuple[Any, ...]) -> Any:
-    return (event[2] if len(event) == 3 else (), event[0], event[1])
 
 
 def nested_output(chunks: Iterable[tuple[Any, str, Any]]) -> Any:

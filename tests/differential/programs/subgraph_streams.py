@@ -151,3 +151,13 @@ def astream_subgraph_node_and_ainvoke_in_node(g: EngineAPI) -> Case:
     b = g.StateGraph(S).add_node("sub", _child(g, "n1")).add_node("call", call)
     b.add_edge(g.START, "sub").add_edge("sub", "call")
     return Case(b.compile(), inputs=({"x": 0},), kwargs=SUBGRAPHS, modes=ALL_MODES, use_async=True)
+
+
+@program()
+def stream_subgraph_v2_parts_carry_the_namespace(g: EngineAPI) -> Case:
+    """``version="v2"`` parts name their namespace in ``ns``; ``invoke`` gives a GraphOutput."""
+    b = g.StateGraph(S).add_node("a", _talk(g, "a")).add_node("sub", _child(g, "s1", "s2"))
+    b.add_edge(g.START, "a").add_edge("a", "sub")
+    kwargs = {**SUBGRAPHS, "version": "v2"}
+    modes = tuple(m for m in ALL_MODES if m != "debug")  # (v2 parts keep debug timestamps)
+    return Case(b.compile(), inputs=({"x": 1, "log": []},), kwargs=kwargs, modes=modes)
