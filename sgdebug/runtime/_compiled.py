@@ -23,7 +23,7 @@ from sgdebug.runtime._keywords import (
     refuse_run_keywords,
 )
 from sgdebug.runtime.engine._drain import inherited_control
-from sgdebug.runtime.engine._forward import nested_emitter
+from sgdebug.runtime.engine._forward import astream_events, nested_emitter, stream_events
 from sgdebug.runtime.engine._hooks import PauseHook
 from sgdebug.runtime.engine._nesting import current_parent
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
@@ -32,6 +32,7 @@ from sgdebug.runtime.errors import (
     EmptyInputError,
     InvalidUpdateError,
 )
+from sgdebug.runtime.graph import _subgraphs
 from sgdebug.runtime.graph._plan import CompileOptions, GraphPlan
 from sgdebug.runtime.graph._schema import is_dataclass_type, is_pydantic_model
 from sgdebug.runtime.graph._specs import Blueprint
@@ -181,6 +182,7 @@ class CompiledStateGraph(GraphPlan):
         self._saver()
         return update_state(*_subruns.target(self, config), values, as_node, task_id)
 
+    get_subgraphs, aget_subgraphs = _subgraphs.get_subgraphs, _subgraphs.aget_subgraphs
     aget_state = _state.aget_state
     aget_state_history = _state.aget_state_history
     aupdate_state = _state.aupdate_state
@@ -277,14 +279,8 @@ class CompiledStateGraph(GraphPlan):
         shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
         run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
-            while True:
-                try:
-                    status = run.advance(one_step=True)
-                finally:
-                    yield from shape.chunks(emit.drain())
-                if status != "running":
-                    _subruns.raise_stop(run)
-                    return
+            yield from shape.chunks(stream_events(partial(run.advance, one_step=True), emit))
+            _subruns.raise_stop(run)
         finally:
             _closed(run)
 
@@ -378,15 +374,10 @@ class CompiledStateGraph(GraphPlan):
         shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
         run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
-            while True:
-                try:
-                    status = await run.aadvance(one_step=True)
-                finally:
-                    for chunk in shape.chunks(emit.drain()):
-                        yield chunk
-                if status != "running":
-                    _subruns.raise_stop(run)
-                    return
+            async for event in astream_events(partial(run.aadvance, one_step=True), emit):
+                for chunk in shape.chunks((event,)):
+                    yield chunk
+            _subruns.raise_stop(run)
         finally:
             _closed(run)
 

@@ -168,6 +168,7 @@ class GraphPlan:
             inspect_action(action), edges, joins, branches, subgraph, spec.defer,
         )  # fmt: skip
         node.policy = effective_policy(spec, self.builder.node_defaults, node.injection.is_async)
+        node.graph_kind = GraphPlan
         return node
 
     # -- graph input ----------------------------------------------------------------------

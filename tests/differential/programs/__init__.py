@@ -22,6 +22,7 @@ from . import (
     samples,
     schemas,
     send_command,
+    subgraph_detection,
     subgraph_streams,
     subgraphs,
 )
@@ -41,6 +42,7 @@ __all__ = [
     "samples",
     "schemas",
     "send_command",
+    "subgraph_detection",
     "subgraph_streams",
     "subgraphs",
 ]
