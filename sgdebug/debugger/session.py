@@ -164,6 +164,11 @@ class Session:
         return self.core.node_names
 
     @property
+    def node_paths(self) -> tuple[str, ...]:
+        """The nodes and, as ``parent/inner`` paths, the nodes of their subgraphs."""
+        return self.core.node_paths
+
+    @property
     def channel_names(self) -> tuple[str, ...]:
         return self.core.channel_names
 

@@ -37,6 +37,7 @@ from sgdebug.debugger.engines._lg_snapshots import Snapshots
 from sgdebug.debugger.history import config_for
 from sgdebug.debugger.results import ErrorInfo, HistoryEntry, Mutation, TaskInfo
 from sgdebug.debugger.runinfo import format_traceback, pregel_task_info
+from sgdebug.debugger.subgraphs import LANGGRAPH_SUBGRAPH, SUBGRAPH
 from sgdebug.inspect import ChannelRow, LastChange, snapshot_channel_rows
 from sgdebug.runtime import Command, Interrupt, StateSnapshot
 
@@ -54,7 +55,7 @@ def _capabilities(version: str) -> Capabilities:
     return Capabilities(
         "langgraph",
         f"LangGraph {version} (superstep by superstep)",
-        (("task", _TASK), ("mutations", _MUTATIONS)),
+        (("task", _TASK), ("mutations", _MUTATIONS), (SUBGRAPH, LANGGRAPH_SUBGRAPH)),
     )
 
 

@@ -1,0 +1,103 @@
+"""Subgraphs in the session: node paths where a node name goes, and what each engine can do."""
+
+from __future__ import annotations
+
+import pytest
+
+from sgdebug.debugger.results import EngineName
+from sgdebug.debugger.subgraphs import SUBGRAPH
+from sgdebug.inspect.node_paths import check_path, frame_of, node_paths, subgraph_at
+from sgdebug.inspect.topology import topology
+from sgdebug.sample_graphs import build
+
+from .engine_scenarios import on_both, sample
+from .helpers import ok, refused
+
+PATHS = ("plan", "research", "research/gather", "research/summarize", "write")
+
+
+# -- node paths (inspect) ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ["sgdebug", "langgraph"])
+def test_node_paths_list_the_subgraphs_nodes_after_their_parent(engine: str) -> None:
+    topo = topology(build("nested", engine).compile())  # type: ignore[arg-type]
+    assert node_paths(topo) == PATHS
+    inner = subgraph_at(topo, ("research",))
+    assert inner is not None and [n.name for n in inner.nodes][1:3] == ["gather", "summarize"]
+    assert subgraph_at(topo, ("plan",)) is None
+
+
+def test_a_wrong_path_names_what_exists_where_it_went_wrong() -> None:
+    topo = topology(build("nested").compile())
+    assert check_path(topo, "research/summarize") is None
+    assert check_path(topo, "research/nope") == (
+        "no node named 'nope' in research (its nodes: gather, summarize)"
+    )
+    assert check_path(topo, "nope/summarize") == (
+        "no node named 'nope' (nodes: plan, research, write)"
+    )
+    assert check_path(topo, "plan/x") == (
+        "'plan' runs no subgraph, so 'plan/x' names no node (subgraphs: research)"
+    )
+    assert check_path(topo, "research/gather/deeper") == (
+        "'research/gather' runs no subgraph, so 'research/gather/deeper' names no node "
+        "(subgraphs: research)"
+    )
+
+
+def test_a_namespace_gives_the_frame_of_node_names() -> None:
+    assert frame_of(("research:1f2e", "inner:9a")) == ("research", "inner")
+    assert frame_of(()) == ()
+
+
+# -- the session -------------------------------------------------------------------------------
+
+
+@on_both
+def test_the_session_knows_every_node_path(engine: EngineName) -> None:
+    session = sample("nested", engine)
+    assert session.node_names == ("plan", "research", "write")
+    assert session.node_paths == PATHS
+
+
+@on_both
+def test_an_unknown_path_is_refused_naming_what_exists(engine: EngineName) -> None:
+    session = sample("nested", engine)
+    ok(session, "restart")
+    assert refused(session, "break before research/nope").message.endswith(
+        "no node named 'nope' in research (its nodes: gather, summarize)"
+    )
+    assert "'write' runs no subgraph" in refused(session, "until write/x").message
+    assert "no channel named 'topc'" in refused(session, "watch topc").message
+    assert "'plan' runs no subgraph" in refused(session, "watch plan/notes").message
+    assert [bp.number for bp in session.breakpoints] == [0]  # nothing was added
+
+
+@on_both
+@pytest.mark.parametrize(
+    "line", ["break before research/summarize", "tbreak after research/gather",
+             "until research/summarize", "watch research/notes"]
+)  # fmt: skip
+def test_stopping_inside_a_subgraph_is_refused_with_the_engines_reason(
+    engine: EngineName, line: str
+) -> None:
+    session = sample("nested", engine)
+    ok(session, "restart")
+    reason = session.view().engine
+    assert reason is not None
+    why = reason.why_not(SUBGRAPH)
+    assert why  # neither engine stops inside a subgraph yet: it says so, never a dead breakpoint
+    message = refused(session, line).message
+    assert f"is inside a subgraph: not available on the {reason.engine} engine: {why}" in message
+    assert [bp.number for bp in session.breakpoints] == [0]
+
+
+@on_both
+def test_plain_node_breakpoints_still_work_around_the_subgraph(engine: EngineName) -> None:
+    session = sample("nested", engine)
+    ok(session, "break before research")
+    ok(session, "restart")
+    stop = ok(session, "continue")
+    assert stop.stop is not None and stop.stop.kind == "breakpoint"
+    assert session.pending_tasks == ("research",)
