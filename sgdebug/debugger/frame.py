@@ -31,6 +31,7 @@ from sgdebug.debugger.events import (
 )
 from sgdebug.debugger.history import last_changes
 from sgdebug.debugger.results import HistoryEntry, Mutation, SessionView
+from sgdebug.debugger.subgraphs import inner_statuses
 from sgdebug.inspect import (
     ChannelRow,
     HistoryTree,
@@ -265,7 +266,10 @@ def build_frame(
         step_diff=reducer_diff(session.model, record) if record is not None else None,
         history=_tree(entries, view.checkpoint_id) if entries else None,
         entries=entries,
-        nodes=node_states(session.node_names, view, current),
+        nodes=(
+            *node_states(session.node_names, view, current),
+            *(NodeState(path, status) for path, status in inner_statuses(view.tasks)),
+        ),
         mutations=mutations,
         unavailable=unavailable,
         durations=durations,

@@ -10,19 +10,22 @@ fire.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from sgdebug.debugger.breakpoints import ANY_NODE
-from sgdebug.inspect.node_paths import PATH_SEP, check_path, split_path, subgraph_at
+from sgdebug.inspect.node_paths import PATH_SEP, check_path, join_path, split_path, subgraph_at
 
 if TYPE_CHECKING:
     from sgdebug.debugger.core import SessionCore
+    from sgdebug.debugger.results import TaskInfo
 
 __all__ = [
     "LANGGRAPH_SUBGRAPH",
     "NATIVE_SUBGRAPH",
     "SUBGRAPH",
     "channel_refusal",
+    "inner_statuses",
     "is_path",
     "node_refusal",
 ]
@@ -82,3 +85,25 @@ def _engine_refusal(core: SessionCore, name: str) -> str | None:
         return None
     engine = capabilities.engine
     return f"{name!r} is inside a subgraph: not available on the {engine} engine: {reason}"
+
+
+InnerStatus = Literal["pending", "error"]
+
+
+def inner_statuses(tasks: Sequence[TaskInfo]) -> tuple[tuple[str, InnerStatus], ...]:
+    """``(path, status)`` of the nodes waiting inside the subgraphs the pending ``tasks``
+    stand in (a task's :attr:`~TaskInfo.subgraph` snapshot, at any depth): what the graph
+    view marks on the inner nodes while the run is inside."""
+    found: dict[str, InnerStatus] = {}
+    for task in tasks:
+        if task.subgraph is not None:
+            found.update(_waiting((task.name,), task.subgraph))
+    return tuple(found.items())
+
+
+def _waiting(frame: tuple[str, ...], snap: Any) -> Iterator[tuple[str, InnerStatus]]:
+    for inner in getattr(snap, "tasks", ()) or ():
+        path = (*frame, inner.name)
+        yield join_path(path), "error" if inner.error else "pending"
+        if inner.state is not None and hasattr(inner.state, "tasks"):
+            yield from _waiting(path, inner.state)

@@ -1,0 +1,56 @@
+"""The TUI on a graph with a subgraph (sample ``nested``): the graph view opens it."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from sgdebug.tui.app import DebuggerApp
+from sgdebug.tui.widgets.graph_pane import GraphPane
+
+from .harness import drive, enter_command, press, sample_session, select_node
+
+INNER = ("research/gather", "research/summarize")
+
+
+def drawn_names(app: DebuggerApp) -> list[str]:
+    drawing = app.query_one(GraphPane).drawing
+    assert drawing is not None
+    return [node.name for node in drawing.nodes]
+
+
+def test_o_opens_the_selected_subgraph_in_place_and_closes_it_again() -> None:
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        graph = app.query_one(GraphPane)
+        assert not set(INNER) & set(drawn_names(app))  # closed at first
+        await select_node(app, pilot, "research")
+        await press(app, pilot, "o")
+        names = drawn_names(app)
+        assert "research" not in names
+        assert names.index("plan") < names.index(INNER[0]) < names.index(INNER[1])
+        assert names.index(INNER[1]) < names.index("write")
+        assert "research/summarize" in graph.drawing.text if graph.drawing else False
+        graph.selected = INNER[1]
+        await press(app, pilot, "o")  # on an inner node: closes its subgraph
+        assert "research" in drawn_names(app) and graph.selected == "research"
+        await select_node(app, pilot, "plan")
+        await press(app, pilot, "o")
+        assert "research" in drawn_names(app)  # plan runs no subgraph: nothing opened
+
+    drive(sample_session("nested"), scenario)
+
+
+def test_a_run_stopped_inside_the_subgraph_opens_it_with_the_inner_node_marked() -> None:
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        await enter_command(app, pilot, "continue")
+        assert app.frame is not None and app.frame.view.status == "interrupted"
+        graph = app.query_one(GraphPane)
+        assert graph.opened == {"research"}
+        assert set(INNER) <= set(drawn_names(app))
+        assert graph.states["research/summarize"].status == "pending"
+        assert "research/gather" not in graph.states  # it ran; only what waits is marked
+        lines = str(graph.query_one("#graph-canvas").render()).splitlines()
+        row = next(i for i, line in enumerate(lines) if "│ research/summarize" in line)
+        assert "┌»─" in lines[row - 1]  # its status glyph, on its box's top border
+        assert "»" not in lines[row - 4]  # research/gather's box: no mark
+
+    drive(sample_session("nested", engine="langgraph"), scenario)
