@@ -44,6 +44,7 @@ from sgdebug.debugger.events import Observer
 from sgdebug.debugger.motion import UNSET, MotionVerbs
 from sgdebug.debugger.queries import QueryVerbs
 from sgdebug.debugger.results import Outcome, SessionStatus, SessionView, Stop
+from sgdebug.debugger.subframes import FrameCursor
 from sgdebug.debugger.target import (
     LoadedTargetLike,
     SessionOptions,
@@ -92,6 +93,8 @@ class Session:
         self._motion = MotionVerbs(self.core)
         self._edits = EditVerbs(self.core, self._motion)
         self._queries = QueryVerbs(self.core)
+        self.frames = FrameCursor(self.core)
+        """Which frame the views show when the run stands inside a subgraph."""
 
     # -- what the session is -----------------------------------------------------------------
 
@@ -274,11 +277,11 @@ class Session:
     def state(self, *, whole: bool = False) -> Outcome:
         """The current state values (``value``); ``whole``: front ends print all of a large
         value, not an outline of it."""
-        return self._queries.state(whole=whole)
+        return self.frames.shown(self._queries.state(whole=whole))
 
     def tasks(self) -> Outcome:
         """The pending superstep's tasks (``value``: tuple of ``TaskInfo``)."""
-        return self._queries.tasks()
+        return self.frames.shown(self._queries.tasks())
 
     def print(self, expr: str, *, whole: bool = False) -> Outcome:
         """The value of a Python expression over ``state``, ``snapshot``, ``tasks``, ``graph``;
@@ -300,6 +303,14 @@ class Session:
     def graph(self) -> Outcome:
         """The graph's nodes (breakpoint and pending marks) and edges."""
         return self._queries.graph()
+
+    def up(self) -> Outcome:
+        """Show the frame of the graph that runs the shown subgraph."""
+        return self.frames.up()
+
+    def down(self) -> Outcome:
+        """Show the frame of the subgraph the shown frame runs."""
+        return self.frames.down()
 
     def info(self) -> Outcome:
         """The engine running the graph and what it can do."""

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from sgdebug.debugger.frame import current_frame
 from sgdebug.debugger.results import EngineName
 from sgdebug.debugger.subgraphs import SUBGRAPH
 from sgdebug.inspect.node_paths import check_path, frame_of, node_paths, subgraph_at
 from sgdebug.inspect.topology import topology
+from sgdebug.runtime.channels import MISSING
 from sgdebug.sample_graphs import build
 
-from .engine_scenarios import on_both, sample
+from .engine_scenarios import on_both, sample, stopped, values
 from .helpers import ok, refused
 
 PATHS = ("plan", "research", "research/gather", "research/summarize", "write")
@@ -101,3 +103,51 @@ def test_plain_node_breakpoints_still_work_around_the_subgraph(engine: EngineNam
     stop = ok(session, "continue")
     assert stop.stop is not None and stop.stop.kind == "breakpoint"
     assert session.pending_tasks == ("research",)
+
+
+# -- frames (a run stopped inside a subgraph: an interrupt() there, on LangGraph) ---------------
+
+
+def test_stopped_inside_the_subgraph_the_views_show_its_frame_and_up_down_move() -> None:
+    session = sample("nested", "langgraph")
+    ok(session, "restart")
+    assert stopped(ok(session, "continue")) == ("interrupted", "interrupt", 2)
+    frame = current_frame(session)
+    assert frame.breadcrumb == "parent \u203a research"
+    assert frame.subgraph is not None and frame.subgraph.path == ("research",)
+    assert {r.name: r.value for r in frame.channels} == {
+        "topic": "heat pumps",
+        "notes": ["gather: how heat pumps work", "gather: what heat pumps cost"],
+        "summary": MISSING,
+    }
+    assert [(t.name, t.status) for t in frame.tasks] == [("summarize", "interrupted")]
+    assert frame.step_diff is None and "inside the parent's step 2" in frame.diff_note
+    state = ok(session, "state")
+    assert state.message == "In frame parent \u203a research (`up` shows the parent's)."
+    assert state.value["notes"][0] == "gather: how heat pumps work"
+    assert [t.name for t in ok(session, "tasks").value] == ["summarize"]
+
+    assert ok(session, "up").message == "Frame: parent"
+    parent = current_frame(session)
+    assert parent.breadcrumb == "parent" and parent.subgraph is None
+    assert [r.name for r in parent.channels] == ["topic", "summary", "report"]
+    assert [t.name for t in parent.tasks] == ["research"]
+    assert "notes" not in ok(session, "state").value
+    assert refused(session, "up").message == "up: already at the parent graph's frame"
+    assert ok(session, "down").message == "Frame: parent \u203a research"
+    assert refused(session, "down").message.startswith("down: already at the innermost frame")
+
+    ok(session, "up")
+    ok(session, "resume 'costs'")  # moving the run shows the innermost frame again: none now
+    assert current_frame(session).breadcrumb == ""
+    assert refused(session, "up").message == "up: the run is not inside a subgraph"
+    assert values(session)["report"] == "Report on heat pumps: 2 notes, seen from costs"
+
+
+def test_native_runs_are_never_inside_a_subgraph_yet() -> None:
+    session = sample("nested", "native")
+    ok(session, "restart")
+    ok(session, "break before write")
+    ok(session, "continue")
+    assert current_frame(session).breadcrumb == ""
+    assert refused(session, "up").message == "up: the run is not inside a subgraph"

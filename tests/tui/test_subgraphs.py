@@ -5,7 +5,10 @@ from __future__ import annotations
 from textual.pilot import Pilot
 
 from sgdebug.tui.app import DebuggerApp
+from sgdebug.tui.widgets.breadcrumb import Breadcrumb
+from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.graph_pane import GraphPane
+from sgdebug.tui.widgets.tasks_pane import TasksPane
 
 from .harness import drive, enter_command, press, sample_session, select_node
 
@@ -52,5 +55,26 @@ def test_a_run_stopped_inside_the_subgraph_opens_it_with_the_inner_node_marked()
         row = next(i for i, line in enumerate(lines) if "│ research/summarize" in line)
         assert "┌»─" in lines[row - 1]  # its status glyph, on its box's top border
         assert "»" not in lines[row - 4]  # research/gather's box: no mark
+
+    drive(sample_session("nested", engine="langgraph"), scenario)
+
+
+def test_inside_the_subgraph_the_panes_show_its_frame_and_keys_move_up_and_down() -> None:
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        crumb = app.query_one(Breadcrumb)
+        assert not crumb.display  # not inside a subgraph yet
+        await enter_command(app, pilot, "continue")
+        assert crumb.display and crumb.trail == "parent \u203a research"
+        channels = app.query_one(ChannelsPane)
+        assert [row.name for row in channels.rows_shown] == ["topic", "notes", "summary"]
+        assert [row.name for row in app.query_one(TasksPane).rows_shown] == ["summarize"]
+        await press(app, pilot, "less_than_sign")
+        assert crumb.trail == "parent"
+        assert [row.name for row in channels.rows_shown] == ["topic", "summary", "report"]
+        assert [row.name for row in app.query_one(TasksPane).rows_shown] == ["research"]
+        await press(app, pilot, "greater_than_sign")
+        assert crumb.trail == "parent \u203a research"
+        await enter_command(app, pilot, "resume 'costs'")
+        assert not crumb.display and app.frame is not None and app.frame.view.status == "done"
 
     drive(sample_session("nested", engine="langgraph"), scenario)
