@@ -28,7 +28,7 @@ def test_o_opens_the_selected_subgraph_in_place_and_closes_it_again() -> None:
         await select_node(app, pilot, "research")
         await press(app, pilot, "o")
         names = drawn_names(app)
-        assert "research" not in names
+        assert "research" not in names and graph.selected == INNER[0]
         assert names.index("plan") < names.index(INNER[0]) < names.index(INNER[1])
         assert names.index(INNER[1]) < names.index("write")
         assert "research/summarize" in graph.drawing.text if graph.drawing else False

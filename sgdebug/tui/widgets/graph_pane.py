@@ -106,9 +106,11 @@ class GraphPane(VerticalScroll, can_focus=True):
         """Draw the subgraphs of ``paths`` open (their inner nodes in place), the rest closed."""
         self.opened = paths
         self.topology = expand_all(self.base, paths)
-        names = set(self.topology.names)
-        if self.selected is not None and self.selected not in names:
-            self.selected = self.selected.split(PATH_SEP, 1)[0]
+        names = self.topology.names
+        chosen = self.selected
+        if chosen is not None and chosen not in names:  # opened: its first inner node
+            inner = [n for n in names if n.startswith(chosen + PATH_SEP)]
+            self.selected = inner[0] if inner else chosen.split(PATH_SEP, 1)[0]
         self._layout()
 
     def action_toggle_subgraph(self) -> None:
