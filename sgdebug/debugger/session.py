@@ -45,6 +45,7 @@ from sgdebug.debugger.motion import UNSET, MotionVerbs
 from sgdebug.debugger.queries import QueryVerbs
 from sgdebug.debugger.results import Outcome, SessionStatus, SessionView, Stop
 from sgdebug.debugger.subframes import FrameCursor
+from sgdebug.debugger.subgraph_edits import SubgraphEdits
 from sgdebug.debugger.target import (
     LoadedTargetLike,
     SessionOptions,
@@ -95,6 +96,7 @@ class Session:
         self._queries = QueryVerbs(self.core)
         self.frames = FrameCursor(self.core)
         """Which frame the views show when the run stands inside a subgraph."""
+        self._in_frame = SubgraphEdits(self.core, self.frames)
 
     # -- what the session is -----------------------------------------------------------------
 
@@ -258,19 +260,19 @@ class Session:
 
     def set(self, key: str, expr: str) -> Outcome:
         """Replace ``key``'s value by the value of ``expr`` (a reducer is bypassed)."""
-        return self._edits.set(key, expr)
+        return self._in_frame.set(None, key, expr) or self._edits.set(key, expr)
 
     def set_value(self, key: str, value: Any) -> Outcome:
         """Replace ``key``'s value by the Python ``value``: ``set`` without an expression."""
-        return self._edits.set_value(key, value)
+        return self._in_frame.set({key: value}) or self._edits.set_value(key, value)
 
     def set_values(self, values: Mapping[str, Any]) -> Outcome:
         """Replace several keys at once (one edit, one snapshot; reducers are bypassed)."""
-        return self._edits.set_values(values)
+        return self._in_frame.set(values) or self._edits.set_values(values)
 
     def update(self, expr: str, as_node: str | None = None) -> Outcome:
         """Apply the dict ``expr`` through the reducers (as if ``as_node`` returned it)."""
-        return self._edits.update(expr, as_node)
+        return self._in_frame.update(expr, as_node) or self._edits.update(expr, as_node)
 
     # -- looking and breakpoints (QueryVerbs) ----------------------------------------------
 

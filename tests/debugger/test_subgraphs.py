@@ -12,7 +12,7 @@ from sgdebug.inspect.topology import topology
 from sgdebug.runtime.channels import MISSING
 from sgdebug.sample_graphs import build
 
-from .engine_scenarios import on_both, sample, stopped, values
+from .engine_scenarios import on_both, run, sample, stopped, values
 from .helpers import ok, refused
 
 PATHS = ("plan", "research", "research/gather", "research/summarize", "write")
@@ -151,3 +151,26 @@ def test_native_runs_are_never_inside_a_subgraph_yet() -> None:
     ok(session, "continue")
     assert current_frame(session).breadcrumb == ""
     assert refused(session, "up").message == "up: the run is not inside a subgraph"
+
+
+def test_edits_in_the_subgraph_frame_change_the_subgraphs_state_and_the_run_uses_them() -> None:
+    session = sample("nested", "langgraph")
+    run(session, "restart", "continue")
+    parent_before = session.view().values
+    assert ok(session, "set notes = ['only this']").message == (
+        "Set notes in frame parent \u203a research (the subgraph's own checkpoint)."
+    )
+    ok(session, "update {'notes': ['and that']}")  # through the subgraph's reducer
+    assert ok(session, "state").value["notes"] == ["only this", "and that"]
+    assert session.view().values == parent_before  # the parent's checkpoint is untouched
+    assert "unknown key 'report': the state's keys are topic, notes, summary" in (
+        refused(session, "set report = 'x'").message
+    )
+    assert (
+        "edits the parent graph's frame only"
+        in refused(session, "update {'notes': []} as gather").message
+    )
+    ok(session, "up")
+    assert "unknown key 'notes'" in refused(session, "set notes = []").message  # parent's keys
+    ok(session, "resume 'costs'")
+    assert values(session)["summary"] == "2 notes, seen from costs"

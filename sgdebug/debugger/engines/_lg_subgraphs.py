@@ -24,7 +24,7 @@ from sgdebug.debugger.engines import _lg_convert as convert
 from sgdebug.debugger.results import TaskInfo
 from sgdebug.runtime import StateSnapshot
 
-__all__ = ["StepEvents", "has_subgraph_tasks", "qualified_name", "subgraph_states",
+__all__ = ["StepEvents", "edit_subgraph", "has_subgraph_tasks", "qualified_name", "subgraph_states",
            "with_subgraphs"]  # fmt: skip
 
 _PUSH = "__pregel_push"
@@ -84,6 +84,14 @@ class StepEvents:
             interrupts=convert.interrupts(payload.get("interrupts") or ()),
             duration=time.perf_counter() - at,
         )
+
+
+def edit_subgraph(graph: Any, config: Mapping[str, Any], writes: Sequence[tuple[str, Any]]) -> None:
+    """``update_state`` on a subgraph's config: a new checkpoint of the subgraph, in its own
+    namespace (the parent's checkpoint does not change)."""
+    from sgdebug.debugger.engines._lg_model import to_langgraph
+
+    graph.update_state(dict(config), {key: to_langgraph(value) for key, value in writes})
 
 
 def has_subgraph_tasks(snap: StateSnapshot) -> bool:

@@ -297,6 +297,10 @@ class LangGraphEngine:
         self._stand(self.thread_id, self.cursor, live=True)
         self._input = to_langgraph(answer)
 
+    def edit_frame(self, config: Mapping[str, Any], writes: Sequence[tuple[str, Any]]) -> None:
+        subgraphs.edit_subgraph(self.graph, config, writes)
+        self._snaps.forget(written=False)  # the subgraph's state is read again
+
     def edit(self, writes: Sequence[tuple[str, Any]]) -> int:
         assert self.thread_id is not None and self.cursor is not None
         redone = self._snaps.redo_with(self.thread_id, self.cursor, writes)
