@@ -174,3 +174,18 @@ def test_edits_in_the_subgraph_frame_change_the_subgraphs_state_and_the_run_uses
     assert "unknown key 'notes'" in refused(session, "set notes = []").message  # parent's keys
     ok(session, "resume 'costs'")
     assert values(session)["summary"] == "2 notes, seen from costs"
+
+
+def test_tasks_that_ran_inside_the_subgraph_carry_its_namespace() -> None:
+    from sgdebug.debugger.events import TaskRan
+
+    session = sample("nested", "langgraph")
+    ran = []
+    session.subscribe(lambda event: ran.append(event.task) if isinstance(event, TaskRan) else None)
+    run(session, "restart", "continue")
+    inner = [t for t in ran if t.namespace]
+    assert [(t.name, t.frame) for t in inner] == [
+        ("research/gather", ("research",)), ("research/summarize", ("research",))
+    ]  # fmt: skip
+    assert inner[0].namespace[0].startswith("research:")
+    assert all(t.namespace == () and t.frame == () for t in ran if "/" not in t.name)

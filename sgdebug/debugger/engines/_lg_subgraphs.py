@@ -75,6 +75,7 @@ class StepEvents:
             id=payload["id"],
             name=qualified_name(namespace, payload["name"]),
             path=namespace,
+            namespace=namespace,
             input=given,
             triggers=triggers,
             send=_PUSH in triggers,
