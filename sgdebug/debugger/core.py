@@ -133,6 +133,11 @@ class SessionCore:
         return self._topology
 
     @property
+    def topology_has_subgraphs(self) -> bool:
+        """Whether a node of the graph runs a subgraph."""
+        return any(node.kind == "subgraph" for node in self.topology.nodes)
+
+    @property
     def node_paths(self) -> tuple[str, ...]:
         """Every node, then the nodes of its subgraph as paths (``research/summarize``)."""
         return node_paths(self.topology)

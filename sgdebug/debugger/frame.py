@@ -31,7 +31,7 @@ from sgdebug.debugger.events import (
 )
 from sgdebug.debugger.history import last_changes
 from sgdebug.debugger.results import HistoryEntry, Mutation, SessionView
-from sgdebug.debugger.subframes import SubgraphFrame, breadcrumb, frame_rows
+from sgdebug.debugger.subframes import SubgraphFrame, breadcrumb, frame_rows, subgraph_lines
 from sgdebug.debugger.subgraphs import inner_statuses
 from sgdebug.inspect import (
     ChannelRow,
@@ -286,7 +286,13 @@ def build_frame(
 
 
 def _in_subgraph(frame: Frame, session: Session) -> Frame:
-    """``frame`` showing the subgraph frame the session chose, when the run is inside one."""
+    """``frame`` showing the subgraph frame the session chose, when the run is inside one;
+    its history entries with the checkpoints their steps' subgraphs stored."""
+    if lines := subgraph_lines(session.engine) if session.core.topology_has_subgraphs else {}:
+        entries = tuple(
+            replace(e, subgraph_steps=lines.get(e.checkpoint_id, ())) for e in frame.entries
+        )
+        frame = replace(frame, entries=entries)
     chain = session.frames.chain()
     if not chain:
         return frame

@@ -244,6 +244,10 @@ class HistoryEntry:
     """What made it changed: (state key, the nodes that wrote it) for a ``loop`` snapshot,
     (state key, ``("(update)",)``) for an ``update``; empty for ``input`` and ``fork``.
     Read from the stored writes and versions, without loading any value."""
+    subgraph_steps: tuple[str, ...] = ()
+    """The checkpoints subgraphs stored while this snapshot's pending step ran them, one
+    line each (``research step 1 loop ran gather → summarize``), oldest first; the history
+    tree shows them under it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
 from sgdebug.debugger.results import Outcome, TaskInfo
 from sgdebug.runtime import StateSnapshot
@@ -28,6 +28,9 @@ __all__ = [
     "ROOT",
     "FrameCursor",
     "SubgraphFrame",
+    "SubgraphHistory",
+    "SubgraphStep",
+    "subgraph_lines",
     "breadcrumb",
     "frame_chain",
     "frame_rows",
@@ -110,6 +113,52 @@ def frame_rows(frame: SubgraphFrame) -> tuple[tuple[ChannelRow, ...], tuple[Task
     model = frame_model(frame)
     channels = snapshot_channel_rows(model, frame.snapshot) if model is not None else ()
     return channels, snapshot_task_rows(frame.snapshot)
+
+
+@dataclass(frozen=True, slots=True)
+class SubgraphStep:
+    """One checkpoint a subgraph stored, and the parent checkpoint whose step ran it."""
+
+    frame: tuple[str, ...]
+    """The nodes down to the subgraph (``("research",)``)."""
+    parent_checkpoint: str
+    """The root graph's checkpoint whose pending step runs the subgraph."""
+    step: int
+    """The subgraph's own step number."""
+    source: str
+    """``input``, ``loop`` or ``update`` (an edit in the subgraph's frame)."""
+    ran: tuple[str, ...]
+    """The subgraph's nodes whose writes made it (``loop``)."""
+    waiting: tuple[str, ...]
+    """The subgraph's nodes that run next from it."""
+
+    def describe(self) -> str:
+        """``research step 1 ran gather → summarize``."""
+        ran = f" ran {', '.join(self.ran)}" if self.ran else ""
+        nxt = f" \u2192 {', '.join(self.waiting)}" if self.waiting else ""
+        return f"{'/'.join(self.frame)} step {self.step} {self.source}{ran}{nxt}"
+
+
+@runtime_checkable
+class SubgraphHistory(Protocol):
+    """An engine that reads the checkpoints its subgraphs stored."""
+
+    def subgraph_steps(self) -> tuple[SubgraphStep, ...]:
+        """Every subgraph checkpoint of the session's thread, oldest first per subgraph."""
+        ...
+
+
+def subgraph_lines(engine: Any) -> dict[str, tuple[str, ...]]:
+    """Root checkpoint id -> one line per subgraph checkpoint its step stored (for the
+    history tree, under that checkpoint); empty on an engine that cannot read them."""
+    if not isinstance(engine, SubgraphHistory):
+        return {}
+    found: dict[str, list[str]] = {}
+    for step in engine.subgraph_steps():
+        if step.source == "input" or step.ran == ("__start__",):
+            continue  # the subgraph taking its input: nothing of the user's ran
+        found.setdefault(step.parent_checkpoint, []).append(step.describe())
+    return {key: tuple(lines) for key, lines in found.items()}
 
 
 class FrameCursor:

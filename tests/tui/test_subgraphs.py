@@ -8,6 +8,7 @@ from sgdebug.tui.app import DebuggerApp
 from sgdebug.tui.widgets.breadcrumb import Breadcrumb
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.graph_pane import GraphPane
+from sgdebug.tui.widgets.history_pane import HistoryPane
 from sgdebug.tui.widgets.tasks_pane import TasksPane
 
 from .harness import drive, enter_command, press, sample_session, select_node
@@ -76,5 +77,27 @@ def test_inside_the_subgraph_the_panes_show_its_frame_and_keys_move_up_and_down(
         assert crumb.trail == "parent \u203a research"
         await enter_command(app, pilot, "resume 'costs'")
         assert not crumb.display and app.frame is not None and app.frame.view.status == "done"
+
+    drive(sample_session("nested", engine="langgraph"), scenario)
+
+
+def test_the_history_shows_the_subgraphs_checkpoints_under_the_step_that_ran_them() -> None:
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        await enter_command(app, pilot, "continue")
+        history = app.query_one(HistoryPane)
+        lines = [str(history.get_option_at_index(i).prompt) for i in range(history.option_count)]
+        at = next(i for i, line in enumerate(lines) if line.startswith("#2 step 1 loop"))
+        assert lines[at + 1].strip() == "\u2514 research step 1 loop ran gather \u2192 summarize"
+        assert history.get_option_at_index(at + 1).disabled  # not a snapshot to go to
+        assert history.selected_index == 2  # the cursor stays on the parent's snapshot
+        await enter_command(app, pilot, "set notes = ['one']")  # an edit in research's frame
+        await enter_command(app, pilot, "resume 'costs'")
+        lines = [str(history.get_option_at_index(i).prompt) for i in range(history.option_count)]
+        assert [line.strip() for line in lines[at + 1 : at + 4]] == [
+            "\u2514 research step 1 loop ran gather \u2192 summarize",
+            "\u2514 research step 2 update \u2192 summarize",
+            "\u2514 research step 3 loop ran summarize",
+        ]
+        assert lines[at + 4].startswith("#3 step 2 loop  ran research")
 
     drive(sample_session("nested", engine="langgraph"), scenario)

@@ -22,10 +22,15 @@ from typing import Any
 from sgdebug.debugger.engine import Observer
 from sgdebug.debugger.engines import _lg_convert as convert
 from sgdebug.debugger.results import TaskInfo
+from sgdebug.debugger.subframes import SubgraphStep
+from sgdebug.debugger.subgraphs import LANGGRAPH_SUBGRAPH, SUBGRAPH
 from sgdebug.runtime import StateSnapshot
 
-__all__ = ["StepEvents", "edit_subgraph", "has_subgraph_tasks", "qualified_name", "subgraph_states",
-           "with_subgraphs"]  # fmt: skip
+__all__ = ["CAPABILITY", "StepEvents", "SubgraphStep", "edit_subgraph", "has_subgraph_tasks",
+           "qualified_name", "subgraph_states", "subgraph_steps", "with_subgraphs"]  # fmt: skip
+
+CAPABILITY = (SUBGRAPH, LANGGRAPH_SUBGRAPH)
+"""What the engine says of stopping inside a subgraph (``Capabilities.missing``)."""
 
 _PUSH = "__pregel_push"
 
@@ -122,3 +127,29 @@ def with_subgraphs(
 def _started(state: StateSnapshot) -> bool:
     configurable = (state.config or {}).get("configurable") or {}
     return bool(configurable.get("checkpoint_id"))
+
+
+def subgraph_steps(graph: Any, saver: Any, thread_id: str | None) -> tuple[SubgraphStep, ...]:
+    """Every checkpoint the subgraphs of ``thread_id`` stored (each namespace's history, as
+    ``get_state_history`` on the subgraph's config gives it), oldest first per namespace."""
+    if thread_id is None:
+        return ()
+    namespaces: dict[str, str] = {}
+    for stored in saver.list({"configurable": {"thread_id": thread_id}}):
+        ns = stored.config["configurable"].get("checkpoint_ns", "")
+        parent = ((stored.metadata or {}).get("parents") or {}).get("")
+        if ns and parent:
+            namespaces.setdefault(ns, parent)
+    found: list[SubgraphStep] = []
+    for ns, parent in namespaces.items():
+        config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ns}}
+        frame = tuple(part.split(":", 1)[0] for part in ns.split("|"))
+        before: tuple[str, ...] = ()
+        for snap in reversed(list(graph.get_state_history(config))):
+            meta = snap.metadata or {}
+            source = str(meta.get("source", ""))
+            ran = before if source == "loop" else ()
+            step = int(meta.get("step", -1))
+            found.append(SubgraphStep(frame, parent, step, source, ran, tuple(snap.next)))
+            before = tuple(snap.next)
+    return tuple(found)

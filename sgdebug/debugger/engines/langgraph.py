@@ -37,7 +37,6 @@ from sgdebug.debugger.engines._lg_snapshots import Snapshots
 from sgdebug.debugger.history import config_for
 from sgdebug.debugger.results import ErrorInfo, HistoryEntry, Mutation, TaskInfo
 from sgdebug.debugger.runinfo import format_traceback, pregel_task_info
-from sgdebug.debugger.subgraphs import LANGGRAPH_SUBGRAPH, SUBGRAPH
 from sgdebug.inspect import ChannelRow, LastChange, snapshot_channel_rows
 from sgdebug.runtime import Command, Interrupt, StateSnapshot
 
@@ -55,7 +54,7 @@ def _capabilities(version: str) -> Capabilities:
     return Capabilities(
         "langgraph",
         f"LangGraph {version} (superstep by superstep)",
-        (("task", _TASK), ("mutations", _MUTATIONS), (SUBGRAPH, LANGGRAPH_SUBGRAPH)),
+        (("task", _TASK), ("mutations", _MUTATIONS), subgraphs.CAPABILITY),
     )
 
 
@@ -296,6 +295,9 @@ class LangGraphEngine:
             )
         self._stand(self.thread_id, self.cursor, live=True)
         self._input = to_langgraph(answer)
+
+    def subgraph_steps(self) -> tuple[subgraphs.SubgraphStep, ...]:
+        return subgraphs.subgraph_steps(self.graph, self.saver, self.thread_id)
 
     def edit_frame(self, config: Mapping[str, Any], writes: Sequence[tuple[str, Any]]) -> None:
         subgraphs.edit_subgraph(self.graph, config, writes)
