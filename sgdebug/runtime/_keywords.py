@@ -100,12 +100,12 @@ def refuse_run_keywords(
     version: str,
     deprecated: Mapping[str, Any],
 ) -> None:
-    """Refuse the run keywords LangGraph accepts and sgdebug.runtime does not support."""
-    unsupported = {
-        "print_mode": print_mode,
-        "control": control,
-        "version": None if version == "v1" else version,
-    }
-    refuse_unsupported(call, {**unsupported, "debug": deprecated.get("debug")})
-    others = {k: v for k, v in deprecated.items() if k != "debug"}  # debug=False is the default
+    """Refuse the run keywords LangGraph accepts and sgdebug.runtime does not support
+    (``print_mode`` is not one; ``debug`` comes in ``deprecated`` for ``invoke``)."""
+    refuse_unsupported(call, {"control": control})
+    if version not in ("v1", "v2"):
+        raise NotImplementedError(
+            f"{call}(version={version!r}) is not supported by sgdebug.runtime yet"
+        )
+    others = {k: v for k, v in deprecated.items() if k != "debug"}
     refuse_deprecated(call, others, {"checkpoint_during": "durability"})

@@ -84,7 +84,10 @@ class Run(RunState):
             raise
 
     def _ended(self, status: Status) -> Status:
-        """With ``durability="exit"``, a run that stopped (not paused) stores where it is."""
+        """With ``durability="exit"``, a run that stopped (not paused) stores where it is;
+        a subgraph's run passes its stream events on to its parent's stream."""
+        if self.options.emit is not None:
+            self.options.emit.flush()
         stopped = status not in ("paused", "running")
         if stopped and self.options.durability == "exit" and self.persist is not None:
             self.persist.finish()
@@ -286,8 +289,6 @@ class Run(RunState):
         if self.prefill:
             prefill, self.prefill = self.prefill, {}
             self.cached_ids |= apply_prefill(self.tasks, prefill)
-        if emit is not None and self.tasks:
-            emit.planned(self, self.tasks)
         if not self.tasks:
             self.phase = "done"
             return False
@@ -296,6 +297,8 @@ class Run(RunState):
         if before and stops_at(self, before, self.tasks):
             self._stop_at_breakpoint("before")
             return False
+        if emit is not None:  # (not at a breakpoint before them: they have not started)
+            emit.planned(self, self.tasks)
         return True
 
     def _stop_at_breakpoint(self, where: str) -> None:
@@ -370,7 +373,7 @@ class Run(RunState):
         for task in ran:
             if persist is not None:
                 persist.task_done(task, defer=defer)
-            if emit is not None and (task.error is None or task.writes):
+            if emit is not None:
                 if len(self.tasks) == 1 and task.done:
                     self.deferred = [task]  # reported once its commit succeeds
                 else:

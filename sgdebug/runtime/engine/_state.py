@@ -33,6 +33,7 @@ from sgdebug.runtime.engine._options import RunOptions
 from sgdebug.runtime.engine._plan import plan_tasks
 from sgdebug.runtime.engine._records import CommitRecord
 from sgdebug.runtime.engine._step_failure import StepFailure
+from sgdebug.runtime.engine._stream import Emitter
 from sgdebug.runtime.engine._task import Task, TaskIds, command_input_writes
 from sgdebug.runtime.engine._view import Phase, Status
 from sgdebug.runtime.graph._node import Write
@@ -111,6 +112,11 @@ class RunState:
         return self.options.context
 
     @property
+    def emit(self) -> Emitter | None:
+        """Collects the run's stream events (``None`` when nobody streams it)."""
+        return self.options.emit
+
+    @property
     def namespace(self) -> tuple[str, ...]:
         """The run's checkpoint namespace (``()`` unless it is a subgraph's run)."""
         parent = self.options.parent
@@ -167,7 +173,8 @@ class RunState:
         self.max_version = max(self.versions.values(), default=0)
         self.versions_seen = {k: dict(v) for k, v in record.versions_seen.items()}
         self.step = record.step + 1
-        self.stop = record.step + self.options.recursion_limit + 1
+        # Like LangGraph, the limit counts from the step the run continues at.
+        self.stop = self.step + self.options.recursion_limit + 1
         self.persist = persist
         self.updated = None
 

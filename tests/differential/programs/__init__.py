@@ -13,11 +13,13 @@ from . import (
     channels,
     edges,
     messages,
+    parent_command,
     reducers,
     runtime,
     samples,
     schemas,
     send_command,
+    subgraph_streams,
     subgraphs,
 )
 
@@ -27,10 +29,12 @@ __all__ = [
     "channels",
     "edges",
     "messages",
+    "parent_command",
     "reducers",
     "runtime",
     "samples",
     "schemas",
     "send_command",
+    "subgraph_streams",
     "subgraphs",
 ]
