@@ -31,6 +31,8 @@ from sgdebug.debugger.events import (
 )
 from sgdebug.debugger.history import last_changes
 from sgdebug.debugger.results import HistoryEntry, Mutation, SessionView
+from sgdebug.debugger.subframes import SubgraphFrame, breadcrumb, frame_rows, subgraph_lines
+from sgdebug.debugger.subgraphs import inner_statuses
 from sgdebug.inspect import (
     ChannelRow,
     HistoryTree,
@@ -138,6 +140,12 @@ class Frame:
     """Checkpoint id -> the timing of the superstep that made it (steps run this session)."""
     diff_note: str = ""
     """Why there is no ``step_diff`` here, and what shows one instead."""
+    breadcrumb: str = ""
+    """Where the shown frame is when the run stands inside a subgraph (``parent``, then the
+    subgraph nodes, joined by ``subframes.BREADCRUMB_SEP``);
+    empty when it does not."""
+    subgraph: SubgraphFrame | None = None
+    """The subgraph frame the channels and tasks show (``None``: the root graph's)."""
 
     def node(self, name: str) -> NodeState:
         """The state of node ``name`` (idle when unknown)."""
@@ -258,19 +266,49 @@ def build_frame(
     mutations = tuple(m for m in view.mutations if m.step <= view.step)
     current = next((e for e in entries if e.current), None)
     unavailable = {c.name: r for c in COMMANDS if (r := session.why_not(c.name)) is not None}
-    return Frame(
+    shown = Frame(
         view=view,
         channels=_channel_rows(session, view, changes, mutations),
         tasks=tasks,
         step_diff=reducer_diff(session.model, record) if record is not None else None,
         history=_tree(entries, view.checkpoint_id) if entries else None,
         entries=entries,
-        nodes=node_states(session.node_names, view, current),
+        nodes=(
+            *node_states(session.node_names, view, current),
+            *(NodeState(path, status) for path, status in inner_statuses(view.tasks)),
+        ),
         mutations=mutations,
         unavailable=unavailable,
         durations=durations,
         diff_note="" if record is not None else _diff_note(current),
     )
+    return _in_subgraph(shown, session)
+
+
+def _in_subgraph(frame: Frame, session: Session) -> Frame:
+    """``frame`` showing the subgraph frame the session chose, when the run is inside one;
+    its history entries with the checkpoints their steps' subgraphs stored."""
+    if lines := subgraph_lines(session.engine) if session.core.topology_has_subgraphs else {}:
+        entries = tuple(
+            replace(e, subgraph_steps=lines.get(e.checkpoint_id, ())) for e in frame.entries
+        )
+        frame = replace(frame, entries=entries)
+    chain = session.frames.chain()
+    if not chain:
+        return frame
+    chosen = session.frames.selected(chain)
+    if chosen is None:
+        return replace(frame, breadcrumb=breadcrumb(()))
+    channels, tasks = frame_rows(chosen)
+    step = frame.view.step
+    note = (
+        f"The subgraph's steps run inside the parent's step {step}, as one task: "
+        "`up` shows the parent's frame and its last diff."
+    )
+    return replace(
+        frame, channels=channels, tasks=tasks, step_diff=None, diff_note=note,
+        breadcrumb=breadcrumb(chosen.path), subgraph=chosen,
+    )  # fmt: skip
 
 
 def _diff_note(current: HistoryEntry | None) -> str:

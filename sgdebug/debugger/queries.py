@@ -17,6 +17,7 @@ from sgdebug.debugger.results import (
     Outcome,
     SnapshotDiff,
 )
+from sgdebug.debugger.subgraphs import channel_refusal, node_refusal
 from sgdebug.runtime import START, StateSnapshot
 
 __all__ = ["QueryVerbs"]
@@ -166,9 +167,8 @@ class QueryVerbs:
         with self.core.lock:
             if reason := self.core.why_not(command):
                 return self.core.refuse(command, reason)
-            if node != ANY_NODE and node not in self.core.node_names:
-                nodes = ", ".join(self.core.node_names)
-                return self.core.refuse(command, f"no node named {node!r} (nodes: {nodes})")
+            if problem := node_refusal(self.core, node):
+                return self.core.refuse(command, problem)
             if reason := self._bad_condition(condition):
                 return self.core.refuse(command, reason)
             bp = self.core.table.add(when, node, condition, temporary=temporary)
@@ -185,9 +185,8 @@ class QueryVerbs:
         with self.core.lock:
             if reason := self.core.why_not("watch"):
                 return self.core.refuse("watch", reason)
-            if channel not in self.core.channel_names:
-                keys = ", ".join(self.core.channel_names)
-                return self.core.refuse("watch", f"no channel named {channel!r} (channels: {keys})")
+            if problem := channel_refusal(self.core, channel):
+                return self.core.refuse("watch", problem)
             if reason := self._bad_condition(condition, ("old", "new")):
                 return self.core.refuse("watch", reason)
             bp = self.core.table.add("watch", channel, condition)

@@ -45,6 +45,7 @@ from sgdebug.tui.keys import TUI_BINDINGS, command_bindings
 from sgdebug.tui.layout import DETAIL_PANES, layout_for
 from sgdebug.tui.palette import CommandsProvider
 from sgdebug.tui.stopping import EngineStopper, on_exit_signals
+from sgdebug.tui.widgets.breadcrumb import Breadcrumb
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.command_line import CommandLine
 from sgdebug.tui.widgets.diff_pane import DiffPane
@@ -168,7 +169,7 @@ class DebuggerApp(ActionsMixin, App[int]):
     # -- composing -------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield StatusLine(id="status")
+        yield from (StatusLine(id="status"), Breadcrumb(id="breadcrumb"))
         with Container(id="panes"):
             yield GraphPane(self.topology, id="graph")
             yield ChannelsPane(id="channels")
@@ -385,9 +386,9 @@ class DebuggerApp(ActionsMixin, App[int]):
             self.inspecting = None  # the session moved: show its values, not an old snapshot's
         self.frame = frame
         self.frames_shown += 1
-        view = frame.view
-        self.query_one(StatusLine).show_view(view)
+        self.query_one(StatusLine).show_view(view := frame.view)
         self.query_one(GraphPane).show_states({n.name: n for n in frame.nodes})
+        self.query_one(Breadcrumb).show_frame(frame)
         self.query_one(ChannelsPane).show_rows(frame.channels)
         self.query_one(TasksPane).show_rows(frame.tasks)
         self.query_one(DiffPane).show_diff(frame.step_diff, frame.diff_note)

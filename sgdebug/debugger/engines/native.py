@@ -29,6 +29,7 @@ from sgdebug.debugger.runinfo import (
     pregel_task_info,
     task_info,
 )
+from sgdebug.debugger.subgraphs import NATIVE_SUBGRAPH, SUBGRAPH
 from sgdebug.inspect import ChannelRow, LastChange, channel_rows, snapshot_channel_rows
 from sgdebug.runtime import (
     BaseHook,
@@ -48,7 +49,9 @@ from sgdebug.runtime.checkpoint import BaseCheckpointSaver
 
 __all__ = ["NativeEngine"]
 
-CAPABILITIES = Capabilities("native", "sgdebug.runtime (every feature)")
+CAPABILITIES = Capabilities(
+    "native", "sgdebug.runtime (every feature)", ((SUBGRAPH, NATIVE_SUBGRAPH),)
+)
 
 
 class _Hook(BaseHook):
