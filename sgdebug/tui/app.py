@@ -9,6 +9,7 @@ while a verb runs (a step committed, a task finished) update the status line and
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -154,6 +155,7 @@ class DebuggerApp(ActionsMixin, App[int]):
         """Keys remapped by binding id (see :meth:`set_keymap`)."""
         self._idle = asyncio.Event()
         """Set while no command is on its way through the engine (see :meth:`wait_idle`)."""
+        self._idle.set()
         self.stopper = EngineStopper(session)
         """Ctrl+C and quitting stop what the engine thread runs through it."""
         self.quit_pending = False
@@ -205,7 +207,12 @@ class DebuggerApp(ActionsMixin, App[int]):
         )
         for note in start_notes(self.session.view()):
             log.write_note(note)
-        self.run_lines((), echo=False)
+        try:  # nothing runs yet: the frame is in the first paint, not one through the engine
+            self.show_frame(self.builder.build())
+        except Exception as exc:  # a bug of ours: report it, keep the TUI alive
+            log.write_outcome(
+                Outcome("tui", False, self.session.status, f"internal error: {exc!r}")
+            )
 
     def _restyle(self, theme: object) -> None:
         """Colours come from the theme: draw the frame again with the new one."""
@@ -248,19 +255,12 @@ class DebuggerApp(ActionsMixin, App[int]):
                 frame = self.builder.build()
         except KeyboardInterrupt:  # Ctrl+C twice, outside a node (a long `print`, say)
             outcomes.append(Outcome("tui", False, self.session.status, "Interrupted (Ctrl-C)."))
-            frame = self._frame_after_interrupt()
+            with contextlib.suppress(Exception):
+                frame = self.builder.build()
         except Exception as exc:  # a bug of ours: report it, keep the TUI alive
             outcomes.append(Outcome("tui", False, self.session.status, f"internal error: {exc!r}"))
         self.post_message(self.CommandsFinished(lines, tuple(outcomes), frame))
         return tuple(outcomes)
-
-    def _show_help(self, text: str) -> None:
-        """``help`` typed on the command line: its own screen, not the log."""
-        from sgdebug.debugger import help_text
-
-        topic = None if text == help_text(None, self.session) else text
-        self.show_keys_help(topic)
-        self.query_one(LogPane).write_note("Help is shown in its own screen (Esc closes it).")
 
     @on(LogPane.Opened)
     def _open_log(self, message: LogPane.Opened) -> None:
@@ -301,19 +301,13 @@ class DebuggerApp(ActionsMixin, App[int]):
         log = self.query_one(LogPane)
         for outcome in message.outcomes:
             if outcome.command == "help" and outcome.ok and isinstance(outcome.value, str):
-                self._show_help(outcome.value)
+                self.show_help(outcome.value)
             else:
                 log.write_outcome(outcome)
         if message.frame is not None:
             self.show_frame(message.frame)
         if any(o.command == "quit" and o.ok for o in message.outcomes):
             self.exit_now(self.exit_status)
-
-    def _frame_after_interrupt(self) -> Frame | None:
-        try:
-            return self.builder.build()
-        except Exception:
-            return None
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The engine is idle once its last worker finished (its frame was shown before)."""
