@@ -43,7 +43,7 @@ from sgdebug.inspect.topology import topology
 from sgdebug.tui.actions import TUI_ANSWERS, ActionsMixin
 from sgdebug.tui.details import task_details
 from sgdebug.tui.keys import TUI_BINDINGS, command_bindings
-from sgdebug.tui.layout import DETAIL_PANES, layout_for
+from sgdebug.tui.layout import DETAIL_PANES, as_pane, layout_for
 from sgdebug.tui.palette import CommandsProvider
 from sgdebug.tui.stopping import EngineStopper, on_exit_signals
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
@@ -63,16 +63,6 @@ __all__ = ["DebuggerApp", "ReplRunner"]
 ReplRunner = Callable[[Session], object]
 """Runs the REPL on the session until the user leaves it (``!`` suspends the TUI into it)."""
 _STYLES = Path(__file__).parent / "styles"
-_TITLES = {
-    "graph": "Graph",
-    "channels": "Channels",
-    "tasks": "Tasks (next step)",
-    "inspector": "Value",
-    "diff": "Diff (last step)",
-    "traceback": "Exception",
-    "history": "History",
-    "log": "Log",
-}
 
 
 class DebuggerApp(ActionsMixin, App[int]):
@@ -163,6 +153,8 @@ class DebuggerApp(ActionsMixin, App[int]):
         self.engine_left_running = False
         """The app exited while a node would not stop (the process must not wait for it)."""
         self._restore_signals: Callable[[], None] = lambda: None
+        self.first_screen_hook: Callable[[], object] = lambda: None
+        """Called once the first screen is drawn (see :func:`sgdebug.tui.launch`)."""
         self.live_interval = 0.25
         """Seconds between the frames shown while a command moves the run."""
         self._live_at = 0.0
@@ -170,27 +162,25 @@ class DebuggerApp(ActionsMixin, App[int]):
     # -- composing -------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        # The screen's layout class and the panes' classes are set before the panes mount,
+        # so they are styled once (each class set later restyles the pane or the screen).
+        self.layout_name = layout_for(self.size.width, self.size.height)
+        self.screen.add_class(f"-{self.layout_name}")
         yield StatusLine(id="status")
         with Container(id="panes"):
-            yield GraphPane(self.topology, id="graph")
-            yield ChannelsPane(id="channels")
-            yield TasksPane(id="tasks")
-            yield InspectorPane(id="inspector")
-            yield HistoryPane(id="history")
-            yield DiffPane(id="diff")
-            yield TracebackPane(id="traceback")
-        yield LogPane(id="log")
+            yield as_pane(GraphPane(self.topology, id="graph"), self.detail)
+            yield as_pane(ChannelsPane(id="channels"), self.detail)
+            yield as_pane(TasksPane(id="tasks"), self.detail)
+            yield as_pane(InspectorPane(id="inspector"), self.detail)
+            yield as_pane(HistoryPane(id="history"), self.detail)
+            yield as_pane(DiffPane(id="diff"), self.detail)
+            yield as_pane(TracebackPane(id="traceback"), self.detail)
+        yield as_pane(LogPane(id="log"), self.detail)
         yield CommandLine(self._complete, id="command")
         yield Footer(id="footer", compact=True)
         yield TooSmall(id="too-small")
 
     def on_mount(self) -> None:
-        for pane, title in _TITLES.items():
-            widget = self.query_one(f"#{pane}")
-            widget.border_title = title
-            widget.add_class("pane")
-            widget.set_class(pane in DETAIL_PANES, "detail")
-        self.show_detail(self.detail)
         if self.is_headless:
             self.query_one(CommandLine).cursor_blink = False
         self._unsubscribe = self.session.subscribe(self._on_session_event)
@@ -213,6 +203,9 @@ class DebuggerApp(ActionsMixin, App[int]):
             log.write_outcome(
                 Outcome("tui", False, self.session.status, f"internal error: {exc!r}")
             )
+
+    def on_ready(self) -> None:
+        self.first_screen_hook()
 
     def _restyle(self, theme: object) -> None:
         """Colours come from the theme: draw the frame again with the new one."""

@@ -31,3 +31,18 @@ def test_the_first_screen_shows_the_session_and_its_keys_without_the_engine() ->
     assert "PAUSED" in str(seen["status"])
     assert seen["channels"] == ["messages"]
     assert seen["step key"] is True
+
+
+def test_the_first_screen_hook_runs_once_the_first_screen_is_drawn() -> None:
+    app = make_app(sample_session("chatbot"))
+    calls: list[int] = []
+    app.first_screen_hook = lambda: calls.append(app.frames_shown)
+
+    async def main() -> None:
+        async with app.run_test(size=WIDE) as pilot:
+            await pilot.press("s")
+            await app.wait_idle()
+
+    asyncio.run(main())
+
+    assert calls == [1]  # once, after the first frame was drawn, not at each frame
