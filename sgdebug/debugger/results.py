@@ -25,11 +25,9 @@ __all__ = [
     "Outcome",
     "SessionStatus",
     "SessionView",
-    "SnapshotDiff",
     "Stop",
     "StopKind",
     "TaskInfo",
-    "ValueChange",
 ]
 
 SessionStatus = Literal[
@@ -235,25 +233,6 @@ class HistoryEntry:
     """What made it changed: (state key, the nodes that wrote it) for a ``loop`` snapshot,
     (state key, ``("(update)",)``) for an ``update``; empty for ``input`` and ``fork``.
     Read from the stored writes and versions, without loading any value."""
-
-
-@dataclass(frozen=True, slots=True)
-class ValueChange:
-    """One key that differs between two snapshots."""
-
-    key: str
-    kind: Literal["added", "removed", "changed"]
-    old: Any = None
-    new: Any = None
-
-
-@dataclass(frozen=True, slots=True)
-class SnapshotDiff:
-    """What changed from snapshot ``a`` to snapshot ``b``."""
-
-    a: int
-    b: int
-    changes: tuple[ValueChange, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,12 +20,15 @@ from sgdebug.debugger import (
     GraphSummary,
     HistoryEntry,
     Session,
-    SnapshotDiff,
     TaskInfo,
 )
-from sgdebug.inspect import diff_lines, history_tree, reducer_diff
+from sgdebug.inspect import (
+    SnapshotDiff,
+    history_tree,
+    reducer_diff,
+    snapshot_diff_lines,
+)
 from sgdebug.inspect.channels import channel_kind
-from sgdebug.inspect.diff import diff
 from sgdebug.inspect.preview import preview
 from sgdebug.runtime import CommitRecord, StateSnapshot
 from sgdebug.runtime.channels import MISSING
@@ -160,19 +163,11 @@ def history_view(session: Session, entries: Sequence[HistoryEntry]) -> Renderabl
 
 
 def diff_view(result: SnapshotDiff) -> RenderableType:
-    """What changed between two snapshots, key by key, old in red and new in green."""
-    head = Text(f"diff {result.a} -> {result.b}", style="bold")
-    if not result.changes:
-        return Group(head, Text("  no change", style="dim"))
-    lines: list[RenderableType] = [head]
-    for change in result.changes:
-        if change.kind == "added":
-            lines.append(_signed("+", change.key, preview(change.new)))
-        elif change.kind == "removed":
-            lines.append(_signed("-", change.key, preview(change.old)))
-        else:
-            for line in diff_lines(diff(change.old, change.new), change.key):
-                lines.append(_signed(line.sign, line.path, line.text))
+    """What changed between two snapshots (under the outcome's ``diff A -> B``), key by key,
+    old in red and new in green."""
+    if not result.channels:
+        return Text("  no change", style="dim")
+    lines = [_signed(line.sign, line.path, line.text) for line in snapshot_diff_lines(result)]
     return Group(*lines)
 
 
