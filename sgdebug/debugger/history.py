@@ -1,4 +1,4 @@
-"""The session thread's snapshots: numbering and lookup (engines list them).
+"""The session thread's snapshots: numbering, lookup and their tree (engines list them).
 
 Snapshots are numbered in creation order (0 is the input snapshot), which never changes as
 the history grows; ``goto``, ``diff`` and ``show`` take that number or a checkpoint id (or a
@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from sgdebug.debugger.results import HistoryEntry
-from sgdebug.inspect import LastChange
+from sgdebug.inspect import HistoryTree, LastChange, SnapshotLink, link_tree
 
-__all__ = ["SnapshotError", "config_for", "last_changes", "resolve"]
+__all__ = ["SnapshotError", "config_for", "entry_tree", "last_changes", "resolve"]
 
 
 class SnapshotError(LookupError):
@@ -70,3 +70,23 @@ def last_changes(entries: Sequence[HistoryEntry]) -> tuple[LastChange, ...]:
         for key, writers in entry.changes:
             last[key] = LastChange(key, entry.step, writers)
     return tuple(last.values())
+
+
+def entry_tree(entries: Sequence[HistoryEntry], cursor: str | None) -> HistoryTree:
+    """The tree of ``entries``, laid out by ``inspect``, without loading any snapshot (the
+    TUI's history and the REPL's ``history`` draw it, however long the history)."""
+    by_index = {e.index: e for e in entries}
+    links = []
+    for entry in entries:
+        parent = by_index.get(entry.parent_index) if entry.parent_index is not None else None
+        links.append(
+            SnapshotLink(
+                entry.checkpoint_id,
+                parent.checkpoint_id if parent is not None else None,
+                entry.step,
+                entry.source,
+                entry.created_at,
+                entry.ran,
+            )
+        )
+    return link_tree(links, cursor)

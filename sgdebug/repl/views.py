@@ -22,12 +22,8 @@ from sgdebug.debugger import (
     Session,
     TaskInfo,
 )
-from sgdebug.inspect import (
-    SnapshotDiff,
-    history_tree,
-    reducer_diff,
-    snapshot_diff_lines,
-)
+from sgdebug.debugger.history import entry_tree
+from sgdebug.inspect import SnapshotDiff, reducer_diff, snapshot_diff_lines
 from sgdebug.inspect.channels import channel_kind
 from sgdebug.inspect.preview import preview
 from sgdebug.runtime import CommitRecord, StateSnapshot
@@ -133,33 +129,48 @@ def breakpoints_table(breakpoints: Sequence[Breakpoint]) -> RenderableType:
 
 
 def history_view(session: Session, entries: Sequence[HistoryEntry]) -> RenderableType:
-    """The snapshots as a tree (forks and edits branch), numbered as ``goto`` takes them."""
-    thread = session.thread_id
-    if thread is None or not entries:
+    """The snapshots as a tree (forks and edits branch), numbered as ``goto`` takes them.
+
+    Drawn from the entries alone, as the TUI's history is: no snapshot is loaded, however
+    long the history. What ran next from a snapshot is what its supersteps ran; for the
+    current one, the pending tasks."""
+    if session.thread_id is None or not entries:
         return Text("(no snapshots)", style="dim")
-    snapshots = [s for e in reversed(entries) if (s := session.engine.snapshot(e.checkpoint_id))]
-    current = next((e.checkpoint_id for e in entries if e.current), None)
-    tree = history_tree(snapshots, current)
+    current = next((e for e in entries if e.current), None)
+    tree = entry_tree(entries, current.checkpoint_id if current is not None else None)
     number = {e.checkpoint_id: e for e in entries}
+    following = _next_nodes(entries)
+    view = session.view()
     lines = []
     for row, node in tree.display():
-        entry = number.get(node.id)
-        index = entry.index if entry is not None else node.index
-        here = entry is not None and entry.current
+        entry = number[node.id]
+        after = following.get(entry.index, ())
+        if entry.current and not after:
+            after = tuple(dict.fromkeys(t.name for t in view.tasks))
         line = Text()
-        line.append("* " if here else "  ", style="bold green")
-        line.append(f"{index:>3}  ", style="bold" if here else "")
+        line.append("* " if entry.current else "  ", style="bold green")
+        line.append(f"{entry.index:>3}  ", style="bold" if entry.current else "")
         line.append(row.prefix, style="dim")
         line.append(f"step {node.step} ", style="cyan")
         line.append(node.source, style="magenta" if node.source != "loop" else "")
         if node.ran:
             line.append(f"  ran {', '.join(node.ran)}")
-        if node.next:
-            line.append(f"  next {', '.join(node.next)}", style="dim")
-        if node.interrupted:
+        if after:
+            line.append(f"  next {', '.join(after)}", style="dim")
+        if entry.current and view.status == "interrupted":
             line.append("  interrupted", style="magenta")
         lines.append(line)
     return Group(*lines)
+
+
+def _next_nodes(entries: Sequence[HistoryEntry]) -> dict[int, tuple[str, ...]]:
+    """Snapshot number -> the nodes the supersteps that followed it ran."""
+    following: dict[int, tuple[str, ...]] = {}
+    for entry in entries:
+        if entry.source == "loop" and entry.parent_index is not None:
+            ran = following.get(entry.parent_index, ())
+            following[entry.parent_index] = tuple(dict.fromkeys((*ran, *entry.ran)))
+    return following
 
 
 def diff_view(result: SnapshotDiff) -> RenderableType:
