@@ -29,7 +29,7 @@ from sgdebug.debugger.events import (
     Stepped,
     TaskRan,
 )
-from sgdebug.debugger.history import last_changes
+from sgdebug.debugger.history import entry_tree, last_changes
 from sgdebug.debugger.results import HistoryEntry, Mutation, SessionView
 from sgdebug.debugger.subframes import SubgraphFrame, breadcrumb, frame_rows, subgraph_lines
 from sgdebug.debugger.subgraphs import inner_statuses
@@ -37,12 +37,10 @@ from sgdebug.inspect import (
     ChannelRow,
     HistoryTree,
     LastChange,
-    SnapshotLink,
     StepDiff,
     TaskRow,
     fold_changes,
     fold_edit,
-    link_tree,
     reducer_diff,
     task_rows,
 )
@@ -271,7 +269,7 @@ def build_frame(
         channels=_channel_rows(session, view, changes, mutations),
         tasks=tasks,
         step_diff=reducer_diff(session.model, record) if record is not None else None,
-        history=_tree(entries, view.checkpoint_id) if entries else None,
+        history=entry_tree(entries, view.checkpoint_id) if entries else None,
         entries=entries,
         nodes=(
             *node_states(session.node_names, view, current),
@@ -347,25 +345,6 @@ def with_in_place(
             row = replace(row, in_place=(found.step, found.nodes))
         out.append(row)
     return tuple(out)
-
-
-def _tree(entries: Sequence[HistoryEntry], cursor: str | None) -> HistoryTree:
-    """The tree of ``entries``, laid out by ``inspect`` (no snapshot is loaded)."""
-    by_index = {e.index: e for e in entries}
-    links = []
-    for entry in entries:
-        parent = by_index.get(entry.parent_index) if entry.parent_index is not None else None
-        links.append(
-            SnapshotLink(
-                entry.checkpoint_id,
-                parent.checkpoint_id if parent is not None else None,
-                entry.step,
-                entry.source,
-                entry.created_at,
-                entry.ran,
-            )
-        )
-    return link_tree(links, cursor)
 
 
 def breakpoint_nodes(

@@ -8,16 +8,16 @@ from sgdebug.debugger.breakpoints import ANY_NODE, BreakpointError
 from sgdebug.debugger.core import SessionCore
 from sgdebug.debugger.evaluation import ExpressionError, compile_expression, unknown_names
 from sgdebug.debugger.events import BreakpointsChanged
-from sgdebug.debugger.history import SnapshotError, diff_values, resolve
+from sgdebug.debugger.history import SnapshotError, resolve
 from sgdebug.debugger.results import (
     EdgeInfo,
     GraphSummary,
     HistoryEntry,
     NodeMark,
     Outcome,
-    SnapshotDiff,
 )
 from sgdebug.debugger.subgraphs import channel_refusal, node_refusal
+from sgdebug.inspect import snapshot_diff
 from sgdebug.runtime import START, StateSnapshot
 
 __all__ = ["QueryVerbs"]
@@ -94,8 +94,8 @@ class QueryVerbs:
                     old = self._entry(a)
             except SnapshotError as exc:
                 return self.core.refuse("diff", str(exc))
-            changes = diff_values(self._snapshot(old).values, self._snapshot(new).values)
-            return self.core.answer("diff", SnapshotDiff(old.index, new.index, changes))
+            change = snapshot_diff(self._snapshot(old), self._snapshot(new))
+            return self.core.answer("diff", change, f"diff {old.index} -> {new.index}")
 
     def graph(self) -> Outcome:
         """The graph's nodes (breakpoint and pending marks) and edges."""

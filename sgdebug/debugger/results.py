@@ -25,11 +25,9 @@ __all__ = [
     "Outcome",
     "SessionStatus",
     "SessionView",
-    "SnapshotDiff",
     "Stop",
     "StopKind",
     "TaskInfo",
-    "ValueChange",
 ]
 
 SessionStatus = Literal[
@@ -248,25 +246,6 @@ class HistoryEntry:
     """The checkpoints subgraphs stored while this snapshot's pending step ran them, one
     line each (``research step 1 loop ran gather → summarize``), oldest first; the history
     tree shows them under it."""
-
-
-@dataclass(frozen=True, slots=True)
-class ValueChange:
-    """One key that differs between two snapshots."""
-
-    key: str
-    kind: Literal["added", "removed", "changed"]
-    old: Any = None
-    new: Any = None
-
-
-@dataclass(frozen=True, slots=True)
-class SnapshotDiff:
-    """What changed from snapshot ``a`` to snapshot ``b``."""
-
-    a: int
-    b: int
-    changes: tuple[ValueChange, ...]
 
 
 @dataclass(frozen=True, slots=True)

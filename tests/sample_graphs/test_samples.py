@@ -42,9 +42,7 @@ ENGINE_PARAMS = [
 ]
 needs_runtime = pytest.mark.skipif(RUNTIME_MISSING is not None, reason=str(RUNTIME_MISSING))
 
-NATIVE_PENDING: dict[str, str] = {
-    "nested": "sgdebug's runtime drops interrupt() inside a subgraph until brief 15a lands",
-}
+NATIVE_PENDING: dict[str, str] = {}
 """Samples whose run on sgdebug's runtime is known to differ from LangGraph's, and why;
 their tests are strict expected failures, so the day the runtime catches up they fail and
 this entry goes."""
@@ -292,13 +290,7 @@ def test_approval_asks_until_the_reviewer_says_yes(engine: Engine) -> None:
     assert done["status"] == "sent: Hello, about a refund for order 1234: we are on it. (say when)"
 
 
-def _nested_engines() -> list[Any]:
-    pending = pytest.mark.xfail(reason=NATIVE_PENDING["nested"], strict=True)
-    return [pytest.param(p.values[0], marks=[*p.marks, *([pending] if p.values[0] == "sgdebug"
-            else [])]) for p in ENGINE_PARAMS]  # fmt: skip
-
-
-@pytest.mark.parametrize("engine", _nested_engines())
+@pytest.mark.parametrize("engine", ENGINE_PARAMS)
 def test_nested_asks_inside_the_research_subgraph(engine: Engine) -> None:
     lg = sample_graphs.api(engine)
     nested = load("nested")

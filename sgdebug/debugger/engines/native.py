@@ -45,7 +45,7 @@ from sgdebug.runtime import (
     inspect_state,
 )
 from sgdebug.runtime.channels import BinaryOperatorAggregate
-from sgdebug.runtime.checkpoint import BaseCheckpointSaver
+from sgdebug.runtime.checkpoint import BaseCheckpointSaver, InMemorySaver
 
 __all__ = ["NativeEngine"]
 
@@ -436,7 +436,13 @@ def _import_message_classes(compiled: CompiledStateGraph) -> None:
     """Let stored messages decode as messages: the saver imports nothing, it only finds
     classes already imported, and the runtime imports langchain-core's message classes
     when a run first merges messages, not when a stored thread is opened. (Its
-    ``utils`` module imports every message class; the package imports them lazily.)"""
+    ``utils`` module imports every message class; the package imports them lazily.)
+
+    An in-memory saver's records were all made in this process, by code that had the
+    classes imported, so nothing is imported for it (a first screen shows no message
+    before the run merges one: langchain-core costs about 100 ms to import)."""
+    if isinstance(compiled.checkpointer, InMemorySaver):
+        return
     if any(
         isinstance(spec, BinaryOperatorAggregate) and spec.operator is add_messages
         for spec in compiled.channel_specs.values()
