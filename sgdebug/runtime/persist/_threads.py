@@ -44,19 +44,28 @@ def thread_of(config: Mapping[str, Any] | None) -> tuple[str, str | None]:
     return key, configurable.get("checkpoint_id")
 
 
-def config_of(record: CheckpointRecord) -> dict[str, Any]:
-    """The config that names ``record`` (a subgraph's also maps each level to its
-    checkpoint, ``checkpoint_map``, as LangGraph's)."""
+def config_of(record: CheckpointRecord, parents: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The config that names ``record``. As LangGraph's, a checkpoint with ``parents`` in
+    its metadata (a subgraph's, or a root's fork made by time travel into a subgraph)
+    also maps each level to its checkpoint, ``checkpoint_map``; ``parents``: those of
+    the checkpoint ``record`` is the parent of (LangGraph shows a parent config so)."""
     thread_id, ns = split_thread_key(record.thread_id)
     configurable: dict[str, Any] = {
         "thread_id": thread_id,
         "checkpoint_ns": ns,
         "checkpoint_id": record.id,
     }
-    if ns:
-        parents = record.user_metadata.get("parents") or {}
-        configurable["checkpoint_map"] = {**parents, ns: record.id}
+    if parents is None:
+        parents = record.user_metadata.get("parents")
+    if ns or parents:
+        configurable["checkpoint_map"] = {**(parents or {}), ns: record.id}
     return {"configurable": configurable}
+
+
+def _parent_config(record: CheckpointRecord, parent: CheckpointRecord | None) -> Any:
+    if parent is None:
+        return None
+    return config_of(parent, record.user_metadata.get("parents") or {})
 
 
 def start_run(graph: GraphPlan, run: Run, input: Any, config: Mapping[str, Any]) -> None:
@@ -78,7 +87,10 @@ def start_run(graph: GraphPlan, run: Run, input: Any, config: Mapping[str, Any])
         return
     latest = saver.get_record(thread_id)
     if checkpoint_id is not None and latest is not None and latest.id != record.id:
+        # (time travel into a subgraph: LangGraph keeps the levels it named in the fork)
+        persist.nest(config.get("configurable", {}).get("checkpoint_map"))
         persist.save(run, "fork", step=record.step + 1)
+        persist.nest(None)
         run.step = record.step + 2
     if run.options.durability == "exit":
         persist.begin_staging()
@@ -246,7 +258,7 @@ def snapshot(graph: GraphPlan, record: CheckpointRecord, *, latest: bool) -> Sta
         config=config_of(record),
         metadata=record.metadata,
         created_at=record.created_at,
-        parent_config=config_of(parent) if parent is not None else None,
+        parent_config=_parent_config(record, parent),
         tasks=tuple(pregel),
         interrupts=tuple(interrupts),
     )
@@ -337,7 +349,7 @@ def _unplanned(graph: GraphPlan, record: CheckpointRecord) -> StateSnapshot:
         config=config_of(record),
         metadata=record.metadata,
         created_at=record.created_at,
-        parent_config=config_of(parent) if parent is not None else None,
+        parent_config=_parent_config(record, parent),
         tasks=(),
         interrupts=(),
     )
