@@ -16,11 +16,11 @@ from sgdebug.runtime.checkpoint.base import (
     thread_key,
 )
 from sgdebug.runtime.engine._branches import branch_writes
-from sgdebug.runtime.engine._nesting import NS_SEP
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
 from sgdebug.runtime.engine._step_failure import StepFailure, commit_failure, plan_failure
 from sgdebug.runtime.errors import EmptyInputError, InvalidUpdateError
 from sgdebug.runtime.graph._node import Write, return_writes
+from sgdebug.runtime.persist._payloads import subgraph_config
 from sgdebug.runtime.persist._persist import ERROR, NULL_TASK, RESUME, Persistence, pending_by_task
 from sgdebug.runtime.types import Command, Interrupt, PregelTask, StateSnapshot
 
@@ -242,7 +242,7 @@ def snapshot(graph: GraphPlan, record: CheckpointRecord, *, latest: bool) -> Sta
         if not (latest and ok):
             names.append(task.name)
         interrupts.extend(raised)
-        state = _task_state(record, task)
+        state = subgraph_config(record, task)
         pregel.append(PregelTask(task.id, task.name, task.path, error, raised, state, result))
     if latest and finished:
         grouped: defaultdict[str, list[Any]] = defaultdict(list)
@@ -262,17 +262,6 @@ def snapshot(graph: GraphPlan, record: CheckpointRecord, *, latest: bool) -> Sta
         tasks=tuple(pregel),
         interrupts=tuple(interrupts),
     )
-
-
-def _task_state(record: CheckpointRecord, task: Task) -> dict[str, Any] | None:
-    """What a snapshot's task shows as its ``state``: for a subgraph node, the config of
-    the subgraph's checkpoints (its thread and namespace), else ``None``."""
-    if task.node.subgraph is None:
-        return None
-    thread_id, ns = split_thread_key(record.thread_id)
-    part = f"{task.name}:{task.id}"
-    task_ns = f"{ns}{NS_SEP}{part}" if ns else part
-    return {"configurable": {"thread_id": thread_id, "checkpoint_ns": task_ns}}
 
 
 def get_state(graph: GraphPlan, config: Mapping[str, Any]) -> StateSnapshot:

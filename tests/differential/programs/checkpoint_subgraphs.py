@@ -510,3 +510,24 @@ def graphs_a_node_runs_twice_or_on_their_own_thread(g: EngineAPI) -> Case:
         assert r["second"] == {"log": ["done", "done"]}
 
     return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def debug_stream_of_a_graph_with_a_subgraph(g: EngineAPI) -> Case:
+    inner = g.StateGraph(L).add_node("i1", say("i1")).add_edge(g.START, "i1")
+    top = g.StateGraph(L).add_node("sub", inner.compile()).add_node("z", say("z"))
+    top.add_edge(g.START, "sub").add_edge("sub", "z")
+    graph = top.compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        yield "debug", events(lambda: graph.stream({"log": []}, CFG, stream_mode="debug"))
+        yield (
+            "checkpoints",
+            events(lambda: graph.stream({"log": []}, thread("t2"), stream_mode="checkpoints")),
+        )
+
+    def spec(r: Rec) -> None:
+        planned = [e for e in r["checkpoints"] if e["next"] == ["sub"]]
+        assert planned[0]["tasks"][0]["state"]["configurable"]["checkpoint_ns"]
+
+    return Case(graph, script=script, spec=spec)
