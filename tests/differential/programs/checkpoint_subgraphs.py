@@ -531,3 +531,37 @@ def debug_stream_of_a_graph_with_a_subgraph(g: EngineAPI) -> Case:
         assert planned[0]["tasks"][0]["state"]["configurable"]["checkpoint_ns"]
 
     return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def async_subgraph_interrupt_and_resume(g: EngineAPI) -> Case:
+    async def first(state: Any) -> dict[str, Any]:
+        return {"log": ["i1"]}
+
+    async def ask(state: Any) -> dict[str, Any]:
+        return {"log": [f"ans:{g.interrupt('q?')}"]}
+
+    inner = g.StateGraph(L).add_node("i1", first).add_node("ask", ask)
+    inner.add_edge(g.START, "i1").add_edge("i1", "ask")
+    top = g.StateGraph(L).add_node("sub", inner.compile()).add_node("z", say("z"))
+    top.add_edge(g.START, "sub").add_edge("sub", "z")
+    graph = top.compile(checkpointer=g.InMemorySaver())
+
+    async def resumed() -> list[Any]:
+        return [c async for c in graph.astream(g.Command(resume="A"), CFG)]
+
+    async def deep() -> Any:
+        return _deep(await graph.aget_state(CFG, subgraphs=True))
+
+    def script() -> Script:
+        yield "invoke", attempt(lambda: asyncio.run(graph.ainvoke({"log": []}, CFG)))
+        yield "with subgraphs", attempt(lambda: asyncio.run(deep()))
+        yield "resume", attempt(lambda: asyncio.run(resumed()))
+        yield "history", history(graph)
+
+    def spec(r: Rec) -> None:
+        assert _values(r["invoke"]["__interrupt__"]) == ["q?"]
+        assert r["with subgraphs"]["tasks"][0]["state"]["values"] == {"log": ["i1"]}
+        assert r["resume"][-1] == {"z": {"log": ["z"]}}
+
+    return Case(graph, script=script, spec=spec)
