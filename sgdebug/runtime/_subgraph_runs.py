@@ -146,7 +146,8 @@ def start_nested(run: Run, input: Any, saver: BaseCheckpointSaver, key: str) -> 
     if not at_latest:  # replaying an earlier checkpoint: a fork of it, as a root's replay
         persist.save(run, "fork", step=record.step + 1)
         run.step = record.step + 2
-    continue_from(run, persist, record, None, at_latest=at_latest)
+    traveled = replay is not None and key in replay.traveled
+    continue_from(run, persist, record, None, at_latest=at_latest and not traveled)
 
 
 @dataclass(slots=True)
@@ -161,12 +162,17 @@ class Replay:
     targets: dict[str, str] = field(default_factory=dict)
     """Subgraph namespace -> the checkpoint its run starts from (time travel into it)."""
     visited: set[str] = field(default_factory=set)
+    traveled: set[str] = field(default_factory=set)
+    """Keys whose run starts from its target: time travel, so the writes recorded for the
+    step after it (finished tasks, answers) are not used (its questions are asked again)."""
 
     def record(self, saver: BaseCheckpointSaver, key: str) -> CheckpointRecord | None:
-        """The checkpoint a subgraph run filed under ``key`` starts from, if one."""
+        """The checkpoint a subgraph run filed under ``key`` starts from, if one (see
+        :attr:`traveled`)."""
         ns = split_thread_key(key)[1]
         target = self.targets.pop(ns, None)
         if target is not None:
+            self.traveled.add(key)
             return saver.get_record(key, target)
         stable = ns.rpartition(":")[0] if ":" in ns.rpartition(NS_SEP)[2] else ns
         if self.point is None or stable in self.visited:

@@ -565,3 +565,39 @@ def async_subgraph_interrupt_and_resume(g: EngineAPI) -> Case:
         assert r["resume"][-1] == {"z": {"log": ["z"]}}
 
     return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def time_travel_to_a_subgraph_head_asks_its_questions_again(g: EngineAPI) -> Case:
+    def asking(word: str) -> Any:
+        def node(state: Any) -> dict[str, Any]:
+            return {"log": [f"{word}:{g.interrupt(word)}"]}
+
+        return node
+
+    inner = g.StateGraph(L).add_node("a", asking("a")).add_node("b", asking("b"))
+    inner.add_edge(g.START, "a").add_edge(g.START, "b")
+    top = g.StateGraph(L).add_node("sub", inner.compile(checkpointer=True))
+    graph = top.add_edge(g.START, "sub").compile(checkpointer=g.InMemorySaver())
+
+    def head() -> Any:
+        return graph.get_state(CFG, subgraphs=True).tasks[0].state.config
+
+    def asked(out: Any) -> list[Any]:
+        return sorted(i.value for i in out["__interrupt__"])
+
+    def script() -> Script:
+        yield "invoke", attempt(lambda: asked(graph.invoke({"log": []}, CFG)))
+        pending = {i.value: i.id for i in graph.get_state(CFG).interrupts}
+        yield (
+            "answer a",
+            attempt(lambda: asked(graph.invoke(g.Command(resume={pending["a"]: "yes"}), CFG))),
+        )
+        yield "travel to head", attempt(lambda: asked(graph.invoke(None, head())))
+        yield "values", graph.get_state(CFG).values
+
+    def spec(r: Rec) -> None:
+        assert r["answer a"] == ["b"]
+        assert r["travel to head"] == ["a", "b"]  # the answered one is asked again
+
+    return Case(graph, script=script, spec=spec)
