@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any, Literal, Protocol
 
 from sgdebug.runtime import _compiled_api as _api
 from sgdebug.runtime import _compiled_state as _state
 from sgdebug.runtime import _schema_json as _json
+from sgdebug.runtime import _stream_out as _out
 from sgdebug.runtime import _subgraph_runs as _subruns
 from sgdebug.runtime._constants import (
     DEFAULT_RECURSION_LIMIT,
@@ -19,16 +21,18 @@ from sgdebug.runtime._keywords import (
     RunRequest,
     check_durability,
     refuse_run_keywords,
-    refuse_unsupported,
 )
+from sgdebug.runtime.engine._drain import inherited_control
+from sgdebug.runtime.engine._forward import astream_events, nested_emitter, stream_events
 from sgdebug.runtime.engine._hooks import PauseHook
 from sgdebug.runtime.engine._nesting import current_parent
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
-from sgdebug.runtime.engine._stream import Emitter
+from sgdebug.runtime.engine._stream import Emitter, anested_output, nested_output
 from sgdebug.runtime.errors import (
     EmptyInputError,
     InvalidUpdateError,
 )
+from sgdebug.runtime.graph import _subgraphs
 from sgdebug.runtime.graph._plan import CompileOptions, GraphPlan
 from sgdebug.runtime.graph._schema import is_dataclass_type, is_pydantic_model
 from sgdebug.runtime.graph._specs import Blueprint
@@ -37,7 +41,7 @@ from sgdebug.runtime.types import Command, StateSnapshot
 
 __all__ = ["CompileOptions", "CompiledStateGraph"]
 
-StreamMode = Literal["values", "updates", "custom", "tasks", "debug", "checkpoints"]
+StreamMode = Literal["values", "updates", "custom", "tasks", "debug", "checkpoints", "messages"]
 
 
 class Builder(Blueprint, Protocol):
@@ -91,10 +95,12 @@ class CompiledStateGraph(GraphPlan):
         run = Run(
             self,
             RunOptions(
-                config, limit, tuple(request.hooks), context, request.emit,
+                config, limit, tuple(request.hooks), context,
+                nested_emitter(request.emit, parent, self.stream_keys),
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
                 _watch(request.watch), request.durability, parent,
+                request.control or inherited_control(parent),
             ),
         )  # fmt: skip
         where = _subruns.storage(self, parent, config)
@@ -168,12 +174,18 @@ class CompiledStateGraph(GraphPlan):
         return get_state_history(plan, config, filter=filter, before=before, limit=limit)
 
     def update_state(
-        self, config: dict[str, Any], values: Any, as_node: str | None = None
+        self,
+        config: dict[str, Any],
+        values: Any,
+        as_node: str | None = None,
+        task_id: str | None = None,
     ) -> dict[str, Any]:
         """Apply ``values`` as if ``as_node`` returned them; returns the new checkpoint's config."""
         self._saver()
-        return update_state(*_subruns.target(self, config, strict=True), values, as_node)
+        plan, target = _subruns.target(self, config, strict=True)
+        return update_state(plan, target, values, as_node, task_id)
 
+    get_subgraphs, aget_subgraphs = _subgraphs.get_subgraphs, _subgraphs.aget_subgraphs
     aget_state = _state.aget_state
     aget_state_history = _state.aget_state_history
     aupdate_state = _state.aupdate_state
@@ -202,29 +214,35 @@ class CompiledStateGraph(GraphPlan):
         interrupt_after: Interrupts = None,
         durability: str | None = None,
         control: Any = None,
+        subgraphs: bool = False,
         version: str = "v1",
         **deprecated: Any,
     ) -> Any:
         """Run the graph to the end and return its output (by default the output state)."""
-        refuse_run_keywords("invoke", print_mode, control, version, deprecated)
+        refuse_run_keywords("invoke", print_mode, version, deprecated)
         check_durability("invoke", durability, self.checkpointer)
-        if stream_mode != "values":
-            return list(
-                self.stream(
-                    input,
-                    config,
-                    context=context,
-                    stream_mode=stream_mode,
-                    output_keys=output_keys,
-                    interrupt_before=interrupt_before,
-                    interrupt_after=interrupt_after,
-                    durability=durability,
-                )
-            )
+        if print_mode or version != "v1" or deprecated.get("debug"):
+            stream = partial(
+                self.stream, input, config, context=context, print_mode=print_mode,
+                output_keys=output_keys, interrupt_before=interrupt_before,
+                interrupt_after=interrupt_after, durability=durability,
+                debug=deprecated.get("debug"), subgraphs=subgraphs,
+            )  # fmt: skip
+            return _out.invoke_streamed(stream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys
+        if stream_mode != "values" or subgraphs:
+            chunks = self.stream(
+                input, config, context=context,
+                stream_mode=["updates", "values"] if stream_mode == "values" else stream_mode,
+                output_keys=keys if stream_mode == "values" else output_keys,
+                interrupt_before=interrupt_before, interrupt_after=interrupt_after,
+                durability=durability, subgraphs=subgraphs,
+            )  # fmt: skip
+            return nested_output(chunks) if stream_mode == "values" else list(chunks)
         request = RunRequest(
-            context, (), interrupt_before, interrupt_after, keys, durability=durability
-        )
+            context, (), interrupt_before, interrupt_after, keys, durability=durability,
+            control=control,
+        )  # fmt: skip
         run = self._new_run(input, config, request)
         run.advance()
         return self._output(run, keys)
@@ -256,22 +274,16 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding the chunks of ``stream_mode`` as each superstep ends."""
-        refuse_run_keywords("stream", print_mode, control, version, deprecated)
+        refuse_run_keywords("stream", print_mode, version, deprecated)
         check_durability("stream", durability, self.checkpointer)
-        refuse_unsupported("stream", {"subgraphs": subgraphs, "debug": debug})
-        request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
-        run, emit = self._streamed(input, config, request, stream_mode, output_keys)
-        multi = not (stream_mode is None or isinstance(stream_mode, str))
+        request = RunRequest(
+            context, (), interrupt_before, interrupt_after, durability=durability, control=control
+        )
+        shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
+        run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
-            while True:
-                try:
-                    status = run.advance(one_step=True)
-                finally:
-                    for mode, payload in emit.drain():
-                        yield (mode, payload) if multi else payload
-                if status != "running":
-                    _subruns.raise_stop(run)
-                    return
+            yield from shape.chunks(stream_events(partial(run.advance, one_step=True), emit))
+            _subruns.raise_stop(run)
         finally:
             _closed(run)
 
@@ -280,12 +292,14 @@ class CompiledStateGraph(GraphPlan):
         input: Any,
         config: dict[str, Any] | None,
         request: RunRequest,
-        stream_mode: StreamMode | Sequence[StreamMode] | None,
+        stream_mode: str | Sequence[str] | None,
         output_keys: str | Sequence[str] | None,
+        subgraphs: bool,
     ) -> tuple[Run, Emitter]:
         """A run whose events go to an emitter (``stream`` and ``astream``)."""
         modes = "updates" if stream_mode is None else stream_mode
-        emit = Emitter(modes, self.stream_keys if output_keys is None else output_keys)
+        keys = self.stream_keys if output_keys is None else output_keys
+        emit = Emitter(modes, keys, update_keys=output_keys, subgraphs=subgraphs)
         return self._new_run(input, config, replace(request, emit=emit)), emit
 
     async def ainvoke(
@@ -301,23 +315,37 @@ class CompiledStateGraph(GraphPlan):
         interrupt_after: Interrupts = None,
         durability: str | None = None,
         control: Any = None,
+        subgraphs: bool = False,
         version: str = "v1",
         **deprecated: Any,
     ) -> Any:
         """Async :meth:`invoke`: async nodes run on the caller's event loop."""
-        refuse_run_keywords("ainvoke", print_mode, control, version, deprecated)
+        refuse_run_keywords("ainvoke", print_mode, version, deprecated)
         check_durability("ainvoke", durability, self.checkpointer)
-        if stream_mode != "values":
-            chunks = self.astream(
-                input, config, context=context, stream_mode=stream_mode,
+        if print_mode or version != "v1" or deprecated.get("debug"):
+            astream = partial(
+                self.astream, input, config, context=context, print_mode=print_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after, durability=durability,
+                debug=deprecated.get("debug"), subgraphs=subgraphs, control=control,
             )  # fmt: skip
-            return [c async for c in chunks]
+            return await _out.ainvoke_streamed(astream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys
+        if stream_mode != "values" or subgraphs:
+            chunks = self.astream(
+                input, config, context=context,
+                stream_mode=["updates", "values"] if stream_mode == "values" else stream_mode,
+                output_keys=keys if stream_mode == "values" else output_keys,
+                interrupt_before=interrupt_before, interrupt_after=interrupt_after,
+                durability=durability, subgraphs=subgraphs,
+            )  # fmt: skip
+            if stream_mode == "values":
+                return await anested_output(chunks)
+            return [c async for c in chunks]
         request = RunRequest(
-            context, (), interrupt_before, interrupt_after, keys, durability=durability
-        )
+            context, (), interrupt_before, interrupt_after, keys, durability=durability,
+            control=control,
+        )  # fmt: skip
         run = self._new_run(input, config, request)
         await run.aadvance()
         return self._output(run, keys)
@@ -341,22 +369,18 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> AsyncIterator[Any]:
         """Async :meth:`stream`."""
-        refuse_run_keywords("astream", print_mode, control, version, deprecated)
+        refuse_run_keywords("astream", print_mode, version, deprecated)
         check_durability("astream", durability, self.checkpointer)
-        refuse_unsupported("astream", {"subgraphs": subgraphs, "debug": debug})
-        request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
-        run, emit = self._streamed(input, config, request, stream_mode, output_keys)
-        multi = not (stream_mode is None or isinstance(stream_mode, str))
+        request = RunRequest(
+            context, (), interrupt_before, interrupt_after, durability=durability, control=control
+        )
+        shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
+        run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
-            while True:
-                try:
-                    status = await run.aadvance(one_step=True)
-                finally:
-                    for mode, payload in emit.drain():
-                        yield (mode, payload) if multi else payload
-                if status != "running":
-                    _subruns.raise_stop(run)
-                    return
+            async for event in astream_events(partial(run.aadvance, one_step=True), emit):
+                for chunk in shape.chunks((event,)):
+                    yield chunk
+            _subruns.raise_stop(run)
         finally:
             _closed(run)
 

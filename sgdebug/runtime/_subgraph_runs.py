@@ -244,7 +244,7 @@ def plan_for(graph: GraphPlan, config: Mapping[str, Any], *, strict: bool = Fals
     names = recast(tuple(ns.split(NS_SEP)))
     for name in names:
         node = plan.nodes.get(name)
-        found = node.subgraph if node is not None else None
+        found = next(iter(node.subgraphs), None) if node is not None else None
         if found is None:
             if strict:
                 raise ValueError(f"Subgraph {NS_SEP.join(names)} not found")

@@ -22,13 +22,17 @@ from sgdebug.runtime.engine._context import (
     enter_scope,
     leave_scope,
 )
+from sgdebug.runtime.engine._error_handlers import ahand_over, hand_over
+from sgdebug.runtime.engine._messages_mode import LIFTED_KEYS
 from sgdebug.runtime.engine._nesting import NS_SEP
+from sgdebug.runtime.engine._retry import aretried, retried
 from sgdebug.runtime.engine._runtime import task_runtime
 from sgdebug.runtime.engine._task import PLAIN, command_input_writes
 from sgdebug.runtime.engine._task import _await as await_sync
+from sgdebug.runtime.engine._timeouts import user_cancelled
 from sgdebug.runtime.engine._view import RunView
-from sgdebug.runtime.errors import GraphInterrupt, ParentCommand
-from sgdebug.runtime.graph._node import CompiledNode, Write, return_writes
+from sgdebug.runtime.errors import GraphInterrupt, NodeCancelledError, ParentCommand
+from sgdebug.runtime.graph._node import CompiledNode, Write, for_parent, return_writes
 from sgdebug.runtime.types import Command
 
 if TYPE_CHECKING:
@@ -56,20 +60,34 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
     else:  # start the reused scope on this task's attempt
         scope.task, scope.resume, scope.config = task, task.resume, None
         scope.counter = scope.subgraphs = 0
+        scope.pushed = None
         token = None
+    messages = run.messages
+    streamed = messages.enter(run, task) if messages is not None else None
     try:
-        task.writes = call_task(run, task, scope)
+        if task.node.policy is None:
+            task.writes = call_task(run, task, scope)
+        else:
+            task.writes = retried(task, scope, lambda: call_task(run, task, scope))
         task.done = True
     except GraphInterrupt as exc:
         task.interrupts, task.stopped = exc.interrupts, True
     except Exception as exc:
-        exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
-        task.error = exc
+        _failed(task, exc)
+    except BaseException as exc:
+        if not user_cancelled(exc):
+            raise
+        task.error = NodeCancelledError(task.name)
+        task.error.__cause__ = exc
     finally:
+        if messages is not None:
+            messages.leave(streamed)
         if token is None:
             scope.task = None
         else:
             SCOPE.reset(token)
+    if task.error is not None and task.node.policy is not None:
+        hand_over(run, task, run_task)
 
 
 async def arun_task(run: TaskOwner, task: Task) -> None:
@@ -79,16 +97,35 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
         task.resume = []
     scope = TaskScope(run, task, task.resume)
     token = enter_scope(scope)
+    messages = run.messages
+    streamed = messages.enter(run, task) if messages is not None else None
     try:
-        task.writes = await acall_task(run, task, scope)
+        if task.node.policy is None:
+            task.writes = await acall_task(run, task, scope)
+        else:
+            task.writes = await aretried(task, scope, lambda: acall_task(run, task, scope))
         task.done = True
     except GraphInterrupt as exc:
         task.interrupts, task.stopped = exc.interrupts, True
     except Exception as exc:
-        exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
-        task.error = exc
+        _failed(task, exc)
+    except BaseException as exc:
+        if not user_cancelled(exc):
+            raise
+        task.error = NodeCancelledError(task.name)
+        task.error.__cause__ = exc
     finally:
+        if messages is not None:
+            messages.leave(streamed)
         leave_scope(token)
+    if task.error is not None and task.node.policy is not None:
+        await ahand_over(run, task, run_task, arun_task)
+
+
+def _failed(task: Task, exc: Exception) -> None:
+    if not isinstance(exc, ParentCommand):  # a command on its way up is not a failure
+        exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
+    task.error = exc
 
 
 def call_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
@@ -101,14 +138,14 @@ def call_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
             value = node.action(task.input, **_injected(run, node, scope))
         else:
             value = node.action(task.input)
-    except ParentCommand as exc:
-        if node.subgraph is None:
-            raise
-        value = Command(update=exc.command.update, goto=exc.command.goto)
+    except ParentCommand as exc:  # from a subgraph the node ran (as the node or in it)
+        value = for_parent(exc)
     if type(value) not in PLAIN and inspect.isawaitable(value):
         value = await_sync(value)
     routes: list[Write] = []
     writes = return_writes(value, run.graph.target, routes)
+    if scope.pushed:
+        writes = scope.pushed + writes
     task.writes = writes
     branched = branch_writes(run, task, writes, value if isinstance(value, dict) else None)
     return writes + routes + branched if routes else writes + branched
@@ -117,9 +154,14 @@ def call_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
 async def acall_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
     """:func:`call_task` for an async node."""
     node = task.node
-    value = await node.action(task.input, **_injected(run, node, scope))
+    try:
+        value = await node.action(task.input, **_injected(run, node, scope))
+    except ParentCommand as exc:
+        value = for_parent(exc)
     routes: list[Write] = []
     writes = return_writes(value, run.graph.target, routes)
+    if scope.pushed:
+        writes = scope.pushed + writes
     task.writes = writes
     raw = value if isinstance(value, dict) else None
     return writes + routes + await abranch_writes(run, task, writes, raw)
@@ -141,6 +183,8 @@ def _injected(run: RunView, node: CompiledNode, scope: TaskScope) -> dict[str, A
         kwargs["store"] = None
     if "previous" in names:
         kwargs["previous"] = None
+    if "error" in names:
+        kwargs["error"] = scope.task.node_error
     return kwargs
 
 
@@ -159,6 +203,11 @@ def task_config(run: RunView, task: Task) -> dict[str, Any]:
     run_ns = NS_SEP.join(namespace)
     task_ns = f"{run_ns}{NS_SEP}{task.name}:{task.id}" if namespace else f"{task.name}:{task.id}"
     metadata = dict(base.get("metadata") or {})
+    configurable = base.get("configurable")
+    if configurable:  # LangGraph repeats these in the metadata
+        for key in LIFTED_KEYS:
+            if key in configurable and key not in metadata:
+                metadata[key] = configurable[key]
     metadata.update(
         langgraph_step=run.step,
         langgraph_node=task.name,

@@ -12,7 +12,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from sgdebug.runtime._constants import START
 from sgdebug.runtime.channels import BaseChannel
@@ -33,11 +33,15 @@ from sgdebug.runtime.engine._options import RunOptions
 from sgdebug.runtime.engine._plan import plan_tasks
 from sgdebug.runtime.engine._records import CommitRecord
 from sgdebug.runtime.engine._step_failure import StepFailure
+from sgdebug.runtime.engine._stream import Emitter
 from sgdebug.runtime.engine._task import Task, TaskIds, command_input_writes
 from sgdebug.runtime.engine._view import Phase, Status
 from sgdebug.runtime.graph._node import Write
 from sgdebug.runtime.graph._plan import GraphPlan
 from sgdebug.runtime.types import Command, Interrupt
+
+if TYPE_CHECKING:
+    from sgdebug.runtime.engine._messages_mode import MessagesStream
 
 __all__ = ["NO_RECORD", "ApplyKind", "RunState"]
 
@@ -56,6 +60,11 @@ class RunState:
         self.options = options
         self.observer: Observer = HookObserver(options.hooks) if options.hooks else QUIET
         """Who watches the run's pause points (the no-op :data:`QUIET` without hooks)."""
+        self.messages: MessagesStream | None = (
+            options.emit.messages if options.emit is not None else None
+        )
+        """The stream's ``messages`` mode, when it is streamed (its tasks' chat models
+        stream to it)."""
         self.channels: dict[str, BaseChannel] = {
             k: c.copy() for k, c in graph.channel_specs.items()
         }
@@ -113,6 +122,11 @@ class RunState:
         return self.options.context
 
     @property
+    def emit(self) -> Emitter | None:
+        """Collects the run's stream events (``None`` when nobody streams it)."""
+        return self.options.emit
+
+    @property
     def namespace(self) -> tuple[str, ...]:
         """The run's checkpoint namespace (``()`` unless it is a subgraph's run)."""
         parent = self.options.parent
@@ -132,8 +146,9 @@ class RunState:
 
     @property
     def failed(self) -> Task | None:
-        """The first failed task of the pending step, if the step failed."""
-        return next((t for t in self.tasks if t.error is not None), None)
+        """The first failed task of the pending step, if the step failed (a failure handed to
+        an error handler left its task done: it does not fail the step)."""
+        return next((t for t in self.tasks if t.error is not None and not t.done), None)
 
     def read_values(self, keys: Sequence[str] | str) -> Any:
         """The current values of ``keys`` (a single key gives the bare value)."""

@@ -90,7 +90,7 @@ def _resumed_task(
 def subgraph_config(record: CheckpointRecord, task: Task) -> dict[str, Any] | None:
     """What a snapshot's (or checkpoint event's) task shows as its ``state``: for a
     subgraph node, the config of the subgraph's checkpoints (thread and namespace)."""
-    if task.node.subgraph is None:
+    if not task.node.subgraphs:  # (its own graph, or one its function runs)
         return None
     thread_id, ns = split_thread_key(record.thread_id)
     part = f"{task.name}:{task.id}"

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import INTERRUPT
+from sgdebug.runtime.checkpoint._load import as_langgraph_reads, load_value
 from sgdebug.runtime.checkpoint.base import (
     BaseCheckpointSaver,
     CheckpointId,
@@ -27,8 +28,8 @@ from sgdebug.runtime.checkpoint.base import (
 )
 from sgdebug.runtime.checkpoint.base import task_id as make_task_id
 from sgdebug.runtime.engine._journal import Mutation
+from sgdebug.runtime.engine._messages_mode import LIFTED_KEYS
 from sgdebug.runtime.persist._blobs import Blobs
-from sgdebug.runtime.persist._load import as_langgraph_reads, load_value
 from sgdebug.runtime.persist._mutations import MutationCheck
 from sgdebug.runtime.persist._payloads import ERROR, checkpoint_event, resumed_event
 from sgdebug.runtime.persist._pending import PendingWrites
@@ -280,9 +281,13 @@ class Persistence:  # implements engine._journal.Journal
 
     def _nested_metadata(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """A subgraph's checkpoint metadata: its parents' checkpoints, and the user's
-        metadata without what its parent's task config added (``langgraph_*``)."""
-        kept = {k: v for k, v in given.items() if not k.startswith("langgraph_")}
-        kept.pop("checkpoint_ns", None)
+        metadata without what its parent's task config added (``langgraph_*`` and the
+        configurable keys a task's metadata repeats)."""
+        kept = {
+            k: v
+            for k, v in given.items()
+            if not k.startswith("langgraph_") and k not in LIFTED_KEYS
+        }
         return {"parents": self.parents, **kept}
 
     # -- what the run reports --------------------------------------------------------------

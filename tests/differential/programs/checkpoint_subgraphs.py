@@ -185,14 +185,6 @@ def interrupt_two_levels_down_resumed_by_value_then_by_id(g: EngineAPI) -> Case:
     return Case(graph, script=script, spec=spec)
 
 
-def _stateless(view: Any) -> Any:
-    """A snapshot view without its tasks' ``state``: LangGraph finds the subgraph a node's
-    code invokes (in its closure) and shows its config there, which sgdebug's runtime does
-    not yet (subgraph discovery, ``get_subgraphs``, is brief 15b's)."""
-    tasks = [{k: v for k, v in t.items() if k != "state"} for t in view["tasks"]]
-    return {**view, "tasks": tasks}
-
-
 @ckpt
 def interrupt_in_subgraph_invoked_by_node_code(g: EngineAPI) -> Case:
     calls: list[str] = []
@@ -209,11 +201,11 @@ def interrupt_in_subgraph_invoked_by_node_code(g: EngineAPI) -> Case:
 
     def script() -> Script:
         yield "invoke", attempt(lambda: graph.invoke({"log": []}, CFG))
-        yield "paused", _stateless(snap(graph))
+        yield "paused", snap(graph)
         yield "resume 1", attempt(lambda: graph.invoke(g.Command(resume="A"), CFG))
         yield "resume 2", attempt(lambda: graph.invoke(g.Command(resume="B"), CFG))
         yield "calls", list(calls)
-        yield "history", [_stateless(h) for h in history(graph)]
+        yield "history", history(graph)
 
     def spec(r: Rec) -> None:
         assert _values(r["invoke"]["__interrupt__"]) == ["first?"]
@@ -499,7 +491,7 @@ def graphs_a_node_runs_twice_or_on_their_own_thread(g: EngineAPI) -> Case:
         yield "outs", list(outs)
         yield "own thread", snap(own_graph, thread("own"))
         yield "asker thread", snap(asker, thread("asker"))
-        yield "history", [_stateless(h) for h in history(graph)]
+        yield "history", history(graph)
 
     def spec(r: Rec) -> None:
         assert r["outs"][:5] == [["x", "n1"], ["y", "n1"], ["z", "n1"], ["n0"], ["first?"]]
