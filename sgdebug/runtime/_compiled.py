@@ -36,7 +36,7 @@ from sgdebug.runtime.graph import _subgraphs
 from sgdebug.runtime.graph._plan import CompileOptions, GraphPlan
 from sgdebug.runtime.graph._schema import is_dataclass_type, is_pydantic_model
 from sgdebug.runtime.graph._specs import Blueprint
-from sgdebug.runtime.persist._threads import get_state, get_state_history, start_run, update_state
+from sgdebug.runtime.persist._threads import get_state, get_state_history, update_state
 from sgdebug.runtime.types import Command, StateSnapshot
 
 __all__ = ["CompileOptions", "CompiledStateGraph"]
@@ -77,10 +77,12 @@ class CompiledStateGraph(GraphPlan):
 
     def _new_run(self, input: Any, config: dict[str, Any] | None, request: RunRequest) -> Run:
         """A run positioned to start: input written, or restored from its thread."""
-        config = _api.merged_config(self.config, config)
+        given, config = config, _api.merged_config(self.config, config)
         parent = current_parent()
-        if parent is not None:
+        if parent is not None and _subruns.runs_nested(parent, given):
             parent, config = _subruns.nested_run(self, parent, config)
+        else:
+            parent = None
         limit = config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
@@ -111,7 +113,7 @@ class CompiledStateGraph(GraphPlan):
                 raise EmptyInputError("Received no input for __start__")
             run.write_input(input)
         elif parent is None:
-            start_run(self, run, input, config)
+            _subruns.start_root(self, run, input, config)
         else:
             _subruns.start_nested(run, input, *where)
         return run
@@ -180,7 +182,8 @@ class CompiledStateGraph(GraphPlan):
     ) -> dict[str, Any]:
         """Apply ``values`` as if ``as_node`` returned them; returns the new checkpoint's config."""
         self._saver()
-        return update_state(*_subruns.target(self, config), values, as_node, task_id)
+        plan, target = _subruns.target(self, config, strict=True)
+        return update_state(plan, target, values, as_node, task_id)
 
     get_subgraphs, aget_subgraphs = _subgraphs.get_subgraphs, _subgraphs.aget_subgraphs
     aget_state = _state.aget_state

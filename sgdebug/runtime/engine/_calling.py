@@ -58,7 +58,8 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
         scope = TaskScope(run, task, task.resume)
         token = SCOPE.set(scope)
     else:  # start the reused scope on this task's attempt
-        scope.task, scope.resume, scope.counter, scope.config = task, task.resume, 0, None
+        scope.task, scope.resume, scope.config = task, task.resume, None
+        scope.counter = scope.subgraphs = 0
         scope.pushed = None
         token = None
     messages = run.messages

@@ -109,7 +109,9 @@ class ScopeOwner(Protocol):
 class TaskScope:
     """Per-task state reached through a context variable while the node runs."""
 
-    __slots__ = ("config", "counter", "outer", "owner", "pushed", "resume", "task")
+    __slots__ = (
+        "config", "counter", "outer", "owner", "pushed", "resume", "subgraphs", "task",
+    )  # fmt: skip
 
     def __init__(self, owner: ScopeOwner, task: Any, resume: list[Any]) -> None:
         self.owner = owner
@@ -120,6 +122,9 @@ class TaskScope:
         self.counter = 0
         """How many times the node called ``interrupt()`` so far in this attempt."""
         self.config: dict[str, Any] | None = None
+        self.subgraphs = 0
+        """How many graphs the node ran in this attempt (each after the first gets a
+        namespace of its own: see ``_subgraph_runs.nested_run``)."""
         self.outer: TaskScope | None = None
         """The scope that was current before this one (stands in while ``task`` is None)."""
         self.pushed: list[tuple[str, Any]] | None = None

@@ -13,11 +13,13 @@ from sgdebug.runtime.checkpoint.base import (
     PendingWrite,
     split_thread_key,
 )
+from sgdebug.runtime.engine._nesting import NS_SEP
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._state import RunState
+    from sgdebug.runtime.engine._task import Task
 
-__all__ = ["ERROR", "checkpoint_event", "resumed_event"]
+__all__ = ["ERROR", "checkpoint_event", "resumed_event", "subgraph_config"]
 
 ERROR = "__error__"
 """The channel of a failed task's pending write."""
@@ -35,7 +37,10 @@ def checkpoint_event(
         "values": run.read_values(run.graph.stream_keys),
         "metadata": record.metadata,
         "next": [t.name for t in tasks],
-        "tasks": [{"id": t.id, "name": t.name, "interrupts": (), "state": None} for t in tasks],
+        "tasks": [
+            {"id": t.id, "name": t.name, "interrupts": (), "state": subgraph_config(record, t)}
+            for t in tasks
+        ],
     }
 
 
@@ -80,6 +85,21 @@ def _resumed_task(
     if regular:
         head["result"] = {w.channel: w.value for w in regular if w.channel in keys}
     return {**head, "interrupts": raised, "state": None}
+
+
+def subgraph_config(record: CheckpointRecord, task: Task) -> dict[str, Any] | None:
+    """What a snapshot's (or checkpoint event's) task shows as its ``state``: for a
+    subgraph node, the config of the subgraph's checkpoints (thread and namespace)."""
+    if not task.node.subgraphs:  # (its own graph, or one its function runs)
+        return None
+    thread_id, ns = split_thread_key(record.thread_id)
+    part = f"{task.name}:{task.id}"
+    return {
+        "configurable": {
+            "thread_id": thread_id,
+            "checkpoint_ns": f"{ns}{NS_SEP}{part}" if ns else part,
+        }
+    }
 
 
 def _stream_config(record: CheckpointRecord) -> dict[str, Any]:

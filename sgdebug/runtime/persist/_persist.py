@@ -36,6 +36,7 @@ from sgdebug.runtime.persist._pending import PendingWrites
 from sgdebug.runtime.persist._staged import Staged
 
 if TYPE_CHECKING:
+    from sgdebug.runtime._subgraph_runs import Replay
     from sgdebug.runtime.engine._state import RunState
     from sgdebug.runtime.engine._task import Task
 
@@ -75,6 +76,9 @@ class Persistence:  # implements engine._journal.Journal
         self.found = MutationCheck()
         self.pending = PendingWrites(saver, thread_id)
         self._metadata: tuple[Any, Mapping[str, Any], Mapping[str, Any]] = (None, {}, {})
+        self.replay: Replay | None = None
+        """Where the subgraphs of a replaying root run start (shared by the runs of one
+        invocation; see ``_subgraph_runs.Replay``)."""
         self.parents: dict[str, str] | None = None
         """For a subgraph's run: each enclosing level's namespace -> the checkpoint its
         task runs from (``{"": root checkpoint, ...}``), kept in its checkpoints' metadata."""
@@ -268,10 +272,12 @@ class Persistence:  # implements engine._journal.Journal
             self._metadata = (given, seen, stored)
         return stored
 
-    def nest(self, parents: Mapping[str, str]) -> None:
-        """Mark these checkpoints a subgraph's: see :attr:`parents`."""
-        self.parents = dict(parents)
-        self._metadata = (None, {}, {"parents": self.parents})
+    def nest(self, parents: Mapping[str, str] | None) -> None:
+        """Mark the checkpoints saved from now a subgraph's (see :attr:`parents`), or,
+        with ``None`` or ``{}``, a root graph's."""
+        self.parents = dict(parents) if parents else None
+        stored = {} if self.parents is None else {"parents": self.parents}
+        self._metadata = (None, {}, stored)
 
     def _nested_metadata(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """A subgraph's checkpoint metadata: its parents' checkpoints, and the user's

@@ -15,11 +15,11 @@ from sgdebug.runtime.checkpoint.base import (
     split_thread_key,
     thread_key,
 )
-from sgdebug.runtime.engine._nesting import NS_SEP
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
 from sgdebug.runtime.engine._step_failure import StepFailure, commit_failure, plan_failure
 from sgdebug.runtime.errors import EmptyInputError, InvalidUpdateError
 from sgdebug.runtime.graph._node import Write, return_writes
+from sgdebug.runtime.persist._payloads import subgraph_config
 from sgdebug.runtime.persist._persist import ERROR, NULL_TASK, RESUME, Persistence, pending_by_task
 from sgdebug.runtime.persist._update import apply_node_updates, check_several
 from sgdebug.runtime.types import Command, Interrupt, PregelTask, StateSnapshot, StateUpdate
@@ -44,19 +44,28 @@ def thread_of(config: Mapping[str, Any] | None) -> tuple[str, str | None]:
     return key, configurable.get("checkpoint_id")
 
 
-def config_of(record: CheckpointRecord) -> dict[str, Any]:
-    """The config that names ``record`` (a subgraph's also maps each level to its
-    checkpoint, ``checkpoint_map``, as LangGraph's)."""
+def config_of(record: CheckpointRecord, parents: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The config that names ``record``. As LangGraph's, a checkpoint with ``parents`` in
+    its metadata (a subgraph's, or a root's fork made by time travel into a subgraph)
+    also maps each level to its checkpoint, ``checkpoint_map``; ``parents``: those of
+    the checkpoint ``record`` is the parent of (LangGraph shows a parent config so)."""
     thread_id, ns = split_thread_key(record.thread_id)
     configurable: dict[str, Any] = {
         "thread_id": thread_id,
         "checkpoint_ns": ns,
         "checkpoint_id": record.id,
     }
-    if ns:
-        parents = record.user_metadata.get("parents") or {}
-        configurable["checkpoint_map"] = {**parents, ns: record.id}
+    if parents is None:
+        parents = record.user_metadata.get("parents")
+    if ns or parents:
+        configurable["checkpoint_map"] = {**(parents or {}), ns: record.id}
     return {"configurable": configurable}
+
+
+def _parent_config(record: CheckpointRecord, parent: CheckpointRecord | None) -> Any:
+    if parent is None:
+        return None
+    return config_of(parent, record.user_metadata.get("parents") or {})
 
 
 def start_run(graph: GraphPlan, run: Run, input: Any, config: Mapping[str, Any]) -> None:
@@ -78,7 +87,10 @@ def start_run(graph: GraphPlan, run: Run, input: Any, config: Mapping[str, Any])
         return
     latest = saver.get_record(thread_id)
     if checkpoint_id is not None and latest is not None and latest.id != record.id:
+        # (time travel into a subgraph: LangGraph keeps the levels it named in the fork)
+        persist.nest(config.get("configurable", {}).get("checkpoint_map"))
         persist.save(run, "fork", step=record.step + 1)
+        persist.nest(None)
         run.step = record.step + 2
     if run.options.durability == "exit":
         persist.begin_staging()
@@ -230,7 +242,7 @@ def snapshot(graph: GraphPlan, record: CheckpointRecord, *, latest: bool) -> Sta
         if not (latest and ok):
             names.append(task.name)
         interrupts.extend(raised)
-        state = _task_state(record, task)
+        state = subgraph_config(record, task)
         pregel.append(PregelTask(task.id, task.name, task.path, error, raised, state, result))
     if latest and finished:
         grouped: defaultdict[str, list[Any]] = defaultdict(list)
@@ -246,21 +258,10 @@ def snapshot(graph: GraphPlan, record: CheckpointRecord, *, latest: bool) -> Sta
         config=config_of(record),
         metadata=record.metadata,
         created_at=record.created_at,
-        parent_config=config_of(parent) if parent is not None else None,
+        parent_config=_parent_config(record, parent),
         tasks=tuple(pregel),
         interrupts=tuple(interrupts),
     )
-
-
-def _task_state(record: CheckpointRecord, task: Task) -> dict[str, Any] | None:
-    """What a snapshot's task shows as its ``state``: for a subgraph node, the config of
-    the subgraph's checkpoints (its thread and namespace), else ``None``."""
-    if task.node.subgraph is None:
-        return None
-    thread_id, ns = split_thread_key(record.thread_id)
-    part = f"{task.name}:{task.id}"
-    task_ns = f"{ns}{NS_SEP}{part}" if ns else part
-    return {"configurable": {"thread_id": thread_id, "checkpoint_ns": task_ns}}
 
 
 def get_state(graph: GraphPlan, config: Mapping[str, Any]) -> StateSnapshot:
@@ -337,7 +338,7 @@ def _unplanned(graph: GraphPlan, record: CheckpointRecord) -> StateSnapshot:
         config=config_of(record),
         metadata=record.metadata,
         created_at=record.created_at,
-        parent_config=config_of(parent) if parent is not None else None,
+        parent_config=_parent_config(record, parent),
         tasks=(),
         interrupts=(),
     )

@@ -185,14 +185,6 @@ def interrupt_two_levels_down_resumed_by_value_then_by_id(g: EngineAPI) -> Case:
     return Case(graph, script=script, spec=spec)
 
 
-def _stateless(view: Any) -> Any:
-    """A snapshot view without its tasks' ``state``: LangGraph finds the subgraph a node's
-    code invokes (in its closure) and shows its config there, which sgdebug's runtime does
-    not yet (subgraph discovery, ``get_subgraphs``, is brief 15b's)."""
-    tasks = [{k: v for k, v in t.items() if k != "state"} for t in view["tasks"]]
-    return {**view, "tasks": tasks}
-
-
 @ckpt
 def interrupt_in_subgraph_invoked_by_node_code(g: EngineAPI) -> Case:
     calls: list[str] = []
@@ -209,11 +201,11 @@ def interrupt_in_subgraph_invoked_by_node_code(g: EngineAPI) -> Case:
 
     def script() -> Script:
         yield "invoke", attempt(lambda: graph.invoke({"log": []}, CFG))
-        yield "paused", _stateless(snap(graph))
+        yield "paused", snap(graph)
         yield "resume 1", attempt(lambda: graph.invoke(g.Command(resume="A"), CFG))
         yield "resume 2", attempt(lambda: graph.invoke(g.Command(resume="B"), CFG))
         yield "calls", list(calls)
-        yield "history", [_stateless(h) for h in history(graph)]
+        yield "history", history(graph)
 
     def spec(r: Rec) -> None:
         assert _values(r["invoke"]["__interrupt__"]) == ["first?"]
@@ -389,5 +381,215 @@ def interrupt_in_persistent_subgraph_and_its_state(g: EngineAPI) -> Case:
         inner = r["with subgraphs"]["tasks"][0]["state"]
         assert inner["next"] == ("ask",) and inner["values"] == {"log": ["x", "i1"]}
         assert r["resume 2"] == {"log": ["x", "x", "i1", "A/B", "i2"]}
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def time_travel_into_a_subgraph_checkpoint(g: EngineAPI) -> Case:
+    calls: list[str] = []
+    top = g.StateGraph(L).add_node("sub", _asking_child(g, calls, checkpointer=True))
+    graph = top.add_edge(g.START, "sub").compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        graph.invoke({"log": []}, CFG)
+        at_first = graph.get_state(CFG, subgraphs=True).tasks[0].state.config
+        graph.invoke(g.Command(resume="A"), CFG)
+        graph.invoke(g.Command(resume="B"), CFG)
+        calls.clear()
+        yield "replay", attempt(lambda: graph.invoke(None, at_first))
+        yield "after replay", history(graph)
+        yield "resume 1", attempt(lambda: graph.invoke(g.Command(resume="C"), CFG))
+        yield "resume 2", attempt(lambda: graph.invoke(g.Command(resume="D"), CFG))
+        yield "calls", list(calls)
+        yield "history", history(graph)
+
+    def spec(r: Rec) -> None:
+        assert _values(r["replay"]["__interrupt__"]) == ["first?"]
+        assert [h["metadata"]["source"] for h in r["after replay"]][:2] == ["fork", "loop"]
+        assert r["resume 2"] == {"log": ["i1", "C/D", "i2"]}
+        assert "i1" not in r["calls"]  # it ran before the replayed checkpoint
+
+    return Case(graph, script=script, spec=spec)
+
+
+def _counting_parent(g: EngineAPI, seen: list[Any]) -> Any:
+    def step(state: Any) -> dict[str, Any]:
+        seen.append(list(state["log"]))
+        return {"log": ["s"]}
+
+    inner = g.StateGraph(L).add_node("step", step).add_edge(g.START, "step")
+    top = g.StateGraph(L).add_node("a", say("a")).add_node("sub", inner.compile(checkpointer=True))
+    top.add_edge(g.START, "a").add_edge("a", "sub")
+    return top.compile(checkpointer=g.InMemorySaver())
+
+
+@ckpt
+def parent_replay_and_fork_give_a_persistent_subgraph_its_state_of_then(g: EngineAPI) -> Case:
+    seen: list[Any] = []
+    graph = _counting_parent(g, seen)
+
+    def script() -> Script:
+        graph.invoke({"log": []}, CFG)
+        graph.invoke({"log": []}, CFG)
+        graph.invoke({"log": []}, CFG)
+        before_second = [h for h in graph.get_state_history(CFG) if h.next == ("a",)][1]
+        seen.clear()
+        yield "replay", attempt(lambda: graph.invoke(None, before_second.config))
+        yield "seen on replay", list(seen)
+        seen.clear()
+        fork = graph.update_state(before_second.config, {"log": ["edit"]}, as_node="a")
+        yield "fork", attempt(lambda: graph.invoke(None, fork))
+        yield "seen on fork", list(seen)
+        seen.clear()
+        yield "latest again", attempt(lambda: graph.invoke({"log": []}, CFG))
+        yield "seen at latest", list(seen)
+        # (not the history: an update of a checkpoint whose task already ran replaces that
+        # task's result in sgdebug's snapshot, LangGraph's keeps the first; not subgraphs')
+        yield "latest", snap(graph)
+
+    def spec(r: Rec) -> None:
+        # Replaying the second invocation: the subgraph starts from its state after the
+        # first (its input, then its own write), not from its latest.
+        replayed, latest = r["seen on replay"][0], r["seen at latest"][0]
+        assert replayed == ["a", "s", "a", "a", "s", "a"] and len(latest) > len(replayed)
+        assert r["seen on fork"][0][:-1] == replayed[:-1]  # (the fork edited the last one)
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def graphs_a_node_runs_twice_or_on_their_own_thread(g: EngineAPI) -> Case:
+    def count(state: Any) -> dict[str, Any]:
+        return {"log": [f"n{len(state['log'])}"]}
+
+    def persistent() -> Any:
+        inner = g.StateGraph(L).add_node("count", count).add_edge(g.START, "count")
+        return inner.compile(checkpointer=True)
+
+    first, second = persistent(), persistent()
+    own = g.StateGraph(L).add_node("count", count).add_edge(g.START, "count")
+    own_graph = own.compile(checkpointer=g.InMemorySaver())
+    asker = _asking_child(g, [], checkpointer=g.InMemorySaver())
+    outs: list[Any] = []
+
+    def node(state: Any) -> dict[str, Any]:
+        outs.append(first.invoke({"log": ["x"]})["log"])
+        outs.append(second.invoke({"log": ["y"]})["log"])
+        outs.append(first.invoke({"log": ["z"]})["log"])  # a third: its own namespace
+        outs.append(own_graph.invoke({"log": []}, thread("own"))["log"])
+        asked = asker.invoke({"log": []}, thread("asker"))  # not a subgraph: returns
+        outs.append([i.value for i in asked.get("__interrupt__", [])])
+        return {"log": ["done"]}
+
+    top = g.StateGraph(L).add_node("node", node).add_edge(g.START, "node")
+    graph = top.compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        yield "first", attempt(lambda: graph.invoke({"log": []}, CFG))
+        yield "second", attempt(lambda: graph.invoke({"log": []}, CFG))
+        yield "outs", list(outs)
+        yield "own thread", snap(own_graph, thread("own"))
+        yield "asker thread", snap(asker, thread("asker"))
+        yield "history", history(graph)
+
+    def spec(r: Rec) -> None:
+        assert r["outs"][:5] == [["x", "n1"], ["y", "n1"], ["z", "n1"], ["n0"], ["first?"]]
+        # The persistent subgraphs each kept their own state on the second invocation.
+        assert r["outs"][5:9] == [["x", "n1", "x", "n3"], ["y", "n1", "y", "n3"],
+                                  ["z", "n1", "z", "n3"], ["n0", "n1"]]  # fmt: skip
+        assert r["asker thread"]["next"] == ("ask",)
+        assert r["second"] == {"log": ["done", "done"]}
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def debug_stream_of_a_graph_with_a_subgraph(g: EngineAPI) -> Case:
+    inner = g.StateGraph(L).add_node("i1", say("i1")).add_edge(g.START, "i1")
+    top = g.StateGraph(L).add_node("sub", inner.compile()).add_node("z", say("z"))
+    top.add_edge(g.START, "sub").add_edge("sub", "z")
+    graph = top.compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        yield "debug", events(lambda: graph.stream({"log": []}, CFG, stream_mode="debug"))
+        yield (
+            "checkpoints",
+            events(lambda: graph.stream({"log": []}, thread("t2"), stream_mode="checkpoints")),
+        )
+
+    def spec(r: Rec) -> None:
+        planned = [e for e in r["checkpoints"] if e["next"] == ["sub"]]
+        assert planned[0]["tasks"][0]["state"]["configurable"]["checkpoint_ns"]
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def async_subgraph_interrupt_and_resume(g: EngineAPI) -> Case:
+    async def first(state: Any) -> dict[str, Any]:
+        return {"log": ["i1"]}
+
+    async def ask(state: Any) -> dict[str, Any]:
+        return {"log": [f"ans:{g.interrupt('q?')}"]}
+
+    inner = g.StateGraph(L).add_node("i1", first).add_node("ask", ask)
+    inner.add_edge(g.START, "i1").add_edge("i1", "ask")
+    top = g.StateGraph(L).add_node("sub", inner.compile()).add_node("z", say("z"))
+    top.add_edge(g.START, "sub").add_edge("sub", "z")
+    graph = top.compile(checkpointer=g.InMemorySaver())
+
+    async def resumed() -> list[Any]:
+        return [c async for c in graph.astream(g.Command(resume="A"), CFG)]
+
+    async def deep() -> Any:
+        return _deep(await graph.aget_state(CFG, subgraphs=True))
+
+    def script() -> Script:
+        yield "invoke", attempt(lambda: asyncio.run(graph.ainvoke({"log": []}, CFG)))
+        yield "with subgraphs", attempt(lambda: asyncio.run(deep()))
+        yield "resume", attempt(lambda: asyncio.run(resumed()))
+        yield "history", history(graph)
+
+    def spec(r: Rec) -> None:
+        assert _values(r["invoke"]["__interrupt__"]) == ["q?"]
+        assert r["with subgraphs"]["tasks"][0]["state"]["values"] == {"log": ["i1"]}
+        assert r["resume"][-1] == {"z": {"log": ["z"]}}
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def time_travel_to_a_subgraph_head_asks_its_questions_again(g: EngineAPI) -> Case:
+    def asking(word: str) -> Any:
+        def node(state: Any) -> dict[str, Any]:
+            return {"log": [f"{word}:{g.interrupt(word)}"]}
+
+        return node
+
+    inner = g.StateGraph(L).add_node("a", asking("a")).add_node("b", asking("b"))
+    inner.add_edge(g.START, "a").add_edge(g.START, "b")
+    top = g.StateGraph(L).add_node("sub", inner.compile(checkpointer=True))
+    graph = top.add_edge(g.START, "sub").compile(checkpointer=g.InMemorySaver())
+
+    def head() -> Any:
+        return graph.get_state(CFG, subgraphs=True).tasks[0].state.config
+
+    def asked(out: Any) -> list[Any]:
+        return sorted(i.value for i in out["__interrupt__"])
+
+    def script() -> Script:
+        yield "invoke", attempt(lambda: asked(graph.invoke({"log": []}, CFG)))
+        pending = {i.value: i.id for i in graph.get_state(CFG).interrupts}
+        yield (
+            "answer a",
+            attempt(lambda: asked(graph.invoke(g.Command(resume={pending["a"]: "yes"}), CFG))),
+        )
+        yield "travel to head", attempt(lambda: asked(graph.invoke(None, head())))
+        yield "values", graph.get_state(CFG).values
+
+    def spec(r: Rec) -> None:
+        assert r["answer a"] == ["b"]
+        assert r["travel to head"] == ["a", "b"]  # the answered one is asked again
 
     return Case(graph, script=script, spec=spec)
