@@ -67,16 +67,37 @@ def run_tasks(run_task: RunTask, tasks: Sequence[Task]) -> None:
 
 
 async def arun_tasks(run_task: RunTask, arun_task: ARunTask, tasks: Sequence[Task]) -> None:
-    """Run ``tasks`` concurrently on the running loop (sync ones in the pool)."""
+    """Run ``tasks`` concurrently on the running loop (sync ones in the pool).
+
+    As in LangGraph, once a task fails (for good: a failure its error handler took over
+    does not count), the async tasks still running are cancelled: the step fails at once.
+    Cancelling the run cancels them all.
+    """
     if not tasks:
         return
     import asyncio
 
     loop = asyncio.get_running_loop()
-    awaitables: list[Awaitable[None]] = []
+    owners: dict[asyncio.Future[None], Task] = {}
     for task in tasks:
         if task.node.injection.is_async:
-            awaitables.append(arun_task(task))
+            owners[asyncio.ensure_future(arun_task(task))] = task
         else:
-            awaitables.append(loop.run_in_executor(pool(), run_task, task))
-    await asyncio.gather(*awaitables)
+            owners[loop.run_in_executor(pool(), run_task, task)] = task
+    pending: set[asyncio.Future[None]] = set(owners)
+    try:
+        while pending:
+            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for future in done:
+                future.result()  # a BaseException a task let through (KeyboardInterrupt ...)
+            if any(_failed(owners[future]) for future in done):
+                break
+    finally:
+        if pending:
+            for future in pending:
+                future.cancel()
+            await asyncio.wait(pending)
+
+
+def _failed(task: Task) -> bool:
+    return task.error is not None and not task.done

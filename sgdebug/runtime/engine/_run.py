@@ -376,6 +376,8 @@ class Run(RunState):
         defer = emit is None and not observer.watched
         paused = False
         for task in ran:
+            if not (task.done or task.error is not None or task.interrupts):
+                continue  # cancelled when a sibling failed (see arun_tasks): nothing to report
             if persist is not None:
                 persist.task_done(task, defer=defer)
             if emit is not None and (task.error is None or task.writes):
@@ -383,7 +385,7 @@ class Run(RunState):
                     self.deferred = [task]  # reported once its commit succeeds
                 else:
                     emit.task_result(self, task)
-            elif emit is not None and task.done:  # its failure went to its error handler
+            elif emit is not None and task.error is not None:
                 emit.task_failed(self, task)
             paused = observer.ran(self, task) or paused
         return paused

@@ -255,3 +255,18 @@ def node_raising_cancelled_error_fails_the_run(g: EngineAPI) -> Case:
         raise asyncio.CancelledError("from the node")
 
     return Case(_chain(g, cancels).compile(), inputs=({"x": ""},), use_async=True)
+
+
+@program()
+def failing_async_node_cancels_its_running_siblings(g: EngineAPI) -> Case:
+    async def bad(state: S) -> dict[str, Any]:
+        raise Flaky("fails at once")
+
+    b = _chain(g, bad).add_node("slow", _sleeper(0.2, "slow")).add_edge(g.START, "slow")
+    return Case(b.compile(), inputs=({"x": ""},), use_async=True, modes=("tasks",))
+
+
+@program()
+def failing_task_is_reported_before_the_error(g: EngineAPI) -> Case:
+    b = _chain(g, _fail("boom")).add_node("ok", say("ok")).add_edge(g.START, "ok")
+    return Case(b.compile(), inputs=({"x": ""},), modes=("tasks", "debug"))
