@@ -270,3 +270,18 @@ def failing_async_node_cancels_its_running_siblings(g: EngineAPI) -> Case:
 def failing_task_is_reported_before_the_error(g: EngineAPI) -> Case:
     b = _chain(g, _fail("boom")).add_node("ok", say("ok")).add_edge(g.START, "ok")
     return Case(b.compile(), inputs=({"x": ""},), modes=("tasks", "debug"))
+
+
+@program()
+def send_timeout_replaces_the_node_timeout(g: EngineAPI) -> Case:
+    async def work(arg: Any) -> dict[str, Any]:
+        await asyncio.sleep(arg["sleep"])
+        return {"log": [f"slept {arg['sleep']}"]}
+
+    def fan_out(state: S) -> list[Any]:
+        return [g.Send("work", {"sleep": 0.0}, timeout=0.5),
+                g.Send("work", {"sleep": 0.3}, timeout=0.02)]  # fmt: skip
+
+    b = g.StateGraph(S).add_node("work", work, timeout=5.0, error_handler=_timed_out)
+    b.add_conditional_edges(g.START, fan_out)
+    return Case(b.compile(), inputs=({"x": ""},), use_async=True, unordered=True)
