@@ -12,6 +12,7 @@ from ..harness import Case, err, program, say
 
 if TYPE_CHECKING:
     from langgraph.errors import NodeError
+    from langgraph.types import StreamWriter
 
 
 class S(TypedDict):
@@ -284,4 +285,22 @@ def send_timeout_replaces_the_node_timeout(g: EngineAPI) -> Case:
 
     b = g.StateGraph(S).add_node("work", work, timeout=5.0, error_handler=_timed_out)
     b.add_conditional_edges(g.START, fan_out)
+    return Case(b.compile(), inputs=({"x": ""},), use_async=True, unordered=True)
+
+
+@program()
+def timeout_idle_refreshed_by_stream_writes_unless_heartbeat_only(g: EngineAPI) -> Case:
+    types, _ = _names(g)
+
+    async def chatty(state: S, writer: StreamWriter) -> dict[str, Any]:
+        for i in range(5):
+            await asyncio.sleep(0.06)
+            writer(f"chunk {i}")
+        return {"log": ["done talking"]}
+
+    auto = types.TimeoutPolicy(idle_timeout=0.2)
+    beats = types.TimeoutPolicy(idle_timeout=0.2, refresh_on="heartbeat")
+    b = g.StateGraph(S).add_node("auto", chatty, timeout=auto, error_handler=_timed_out)
+    b.add_node("beats", chatty, timeout=beats, error_handler=_timed_out)
+    b.add_edge(g.START, "auto").add_edge(g.START, "beats")
     return Case(b.compile(), inputs=({"x": ""},), use_async=True, unordered=True)
