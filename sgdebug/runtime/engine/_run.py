@@ -224,7 +224,7 @@ class Run(RunState):
         whose inputs could not be built is planned again.
         """
         for task in self.tasks:
-            if task.error is not None:
+            if task.error is not None and not task.done:  # (a handled failure stays done)
                 task.error, task.done = None, False
         self.failure = None
         self.status = "paused"
