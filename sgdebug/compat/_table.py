@@ -123,7 +123,8 @@ _MODULES: Final = (
         "langgraph.types",
         _take(_RT, "Send", "Command", "Overwrite", "interrupt", "Interrupt", "StateSnapshot")
         + _take(_RT, "PregelTask", "StreamWriter")
-        + _take("sgdebug.runtime.types", "StateUpdate", "RetryPolicy", "TimeoutPolicy"),
+        + _take("sgdebug.runtime.types", "StateUpdate", "RetryPolicy", "TimeoutPolicy")
+        + _take("sgdebug.runtime._stream_out", "GraphOutput"),
         _TYPES_UPSTREAM,
     ),
     AliasModule(

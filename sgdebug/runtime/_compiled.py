@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any, Literal, Protocol
 
 from sgdebug.runtime import _compiled_api as _api
 from sgdebug.runtime import _compiled_state as _state
 from sgdebug.runtime import _schema_json as _json
+from sgdebug.runtime import _stream_out as _out
 from sgdebug.runtime._constants import (
     DEFAULT_RECURSION_LIMIT,
     INTERRUPT,
@@ -18,13 +20,13 @@ from sgdebug.runtime._keywords import (
     RunRequest,
     check_durability,
     refuse_run_keywords,
-    refuse_unsupported,
 )
 from sgdebug.runtime.engine._drain import inherited_control
+from sgdebug.runtime.engine._forward import nested_emitter
 from sgdebug.runtime.engine._hooks import PauseHook
 from sgdebug.runtime.engine._nesting import current_parent
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
-from sgdebug.runtime.engine._stream import Emitter
+from sgdebug.runtime.engine._stream import Emitter, anested_output, nested_output
 from sgdebug.runtime.errors import (
     EmptyInputError,
     InvalidUpdateError,
@@ -81,13 +83,14 @@ class CompiledStateGraph(GraphPlan):
         schema = self.builder.context_schema
         if isinstance(context, dict) and (is_dataclass_type(schema) or is_pydantic_model(schema)):
             context = schema(**context)
-        parent = current_parent()
         before = request.interrupt_before or self.interrupt_before_nodes
         after = request.interrupt_after or self.interrupt_after_nodes
+        parent = current_parent()
         run = Run(
             self,
             RunOptions(
-                config, limit, tuple(request.hooks), context, request.emit,
+                config, limit, tuple(request.hooks), context,
+                nested_emitter(request.emit, parent, self.stream_keys),
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
                 _watch(request.watch), request.durability, parent,
@@ -159,11 +162,15 @@ class CompiledStateGraph(GraphPlan):
         return get_state_history(self, config, filter=filter, before=before, limit=limit)
 
     def update_state(
-        self, config: dict[str, Any], values: Any, as_node: str | None = None
+        self,
+        config: dict[str, Any],
+        values: Any,
+        as_node: str | None = None,
+        task_id: str | None = None,
     ) -> dict[str, Any]:
         """Apply ``values`` as if ``as_node`` returned them; returns the new checkpoint's config."""
         self._saver()
-        return update_state(self, config, values, as_node)
+        return update_state(self, config, values, as_node, task_id)
 
     aget_state = _state.aget_state
     aget_state_history = _state.aget_state_history
@@ -193,27 +200,31 @@ class CompiledStateGraph(GraphPlan):
         interrupt_after: Interrupts = None,
         durability: str | None = None,
         control: Any = None,
+        subgraphs: bool = False,
         version: str = "v1",
         **deprecated: Any,
     ) -> Any:
         """Run the graph to the end and return its output (by default the output state)."""
-        refuse_run_keywords("invoke", print_mode, version, deprecated)
+        refuse_run_keywords("invoke", version, deprecated)
         check_durability("invoke", durability, self.checkpointer)
-        if stream_mode != "values":
-            return list(
-                self.stream(
-                    input,
-                    config,
-                    context=context,
-                    stream_mode=stream_mode,
-                    output_keys=output_keys,
-                    interrupt_before=interrupt_before,
-                    interrupt_after=interrupt_after,
-                    durability=durability,
-                    control=control,
-                )
-            )
+        if print_mode or version != "v1" or deprecated.get("debug"):
+            stream = partial(
+                self.stream, input, config, context=context, print_mode=print_mode,
+                output_keys=output_keys, interrupt_before=interrupt_before,
+                interrupt_after=interrupt_after, durability=durability,
+                debug=deprecated.get("debug"), subgraphs=subgraphs, control=control,
+            )  # fmt: skip
+            return _out.invoke_streamed(stream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys
+        if stream_mode != "values" or subgraphs:
+            chunks = self.stream(
+                input, config, context=context,
+                stream_mode=["updates", "values"] if stream_mode == "values" else stream_mode,
+                output_keys=keys if stream_mode == "values" else output_keys,
+                interrupt_before=interrupt_before, interrupt_after=interrupt_after,
+                durability=durability, subgraphs=subgraphs, control=control,
+            )  # fmt: skip
+            return nested_output(chunks) if stream_mode == "values" else list(chunks)
         request = RunRequest(
             context, (), interrupt_before, interrupt_after, keys, durability=durability,
             control=control,
@@ -248,21 +259,19 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding the chunks of ``stream_mode`` as each superstep ends."""
-        refuse_run_keywords("stream", print_mode, version, deprecated)
+        refuse_run_keywords("stream", version, deprecated)
         check_durability("stream", durability, self.checkpointer)
-        refuse_unsupported("stream", {"subgraphs": subgraphs, "debug": debug})
         request = RunRequest(
             context, (), interrupt_before, interrupt_after, durability=durability, control=control
         )
-        run, emit = self._streamed(input, config, request, stream_mode, output_keys)
-        multi = not (stream_mode is None or isinstance(stream_mode, str))
+        shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
+        run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
             while True:
                 try:
                     status = run.advance(one_step=True)
                 finally:
-                    for mode, payload in emit.drain():
-                        yield (mode, payload) if multi else payload
+                    yield from shape.chunks(emit.drain())
                 if status != "running":
                     return
         finally:
@@ -273,12 +282,14 @@ class CompiledStateGraph(GraphPlan):
         input: Any,
         config: dict[str, Any] | None,
         request: RunRequest,
-        stream_mode: StreamMode | Sequence[StreamMode] | None,
+        stream_mode: str | Sequence[str] | None,
         output_keys: str | Sequence[str] | None,
+        subgraphs: bool,
     ) -> tuple[Run, Emitter]:
         """A run whose events go to an emitter (``stream`` and ``astream``)."""
         modes = "updates" if stream_mode is None else stream_mode
-        emit = Emitter(modes, self.stream_keys if output_keys is None else output_keys)
+        keys = self.stream_keys if output_keys is None else output_keys
+        emit = Emitter(modes, keys, update_keys=output_keys, subgraphs=subgraphs)
         return self._new_run(input, config, replace(request, emit=emit)), emit
 
     async def ainvoke(
@@ -294,20 +305,33 @@ class CompiledStateGraph(GraphPlan):
         interrupt_after: Interrupts = None,
         durability: str | None = None,
         control: Any = None,
+        subgraphs: bool = False,
         version: str = "v1",
         **deprecated: Any,
     ) -> Any:
         """Async :meth:`invoke`: async nodes run on the caller's event loop."""
-        refuse_run_keywords("ainvoke", print_mode, version, deprecated)
+        refuse_run_keywords("ainvoke", version, deprecated)
         check_durability("ainvoke", durability, self.checkpointer)
-        if stream_mode != "values":
-            chunks = self.astream(
-                input, config, context=context, stream_mode=stream_mode,
+        if print_mode or version != "v1" or deprecated.get("debug"):
+            astream = partial(
+                self.astream, input, config, context=context, print_mode=print_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
-                interrupt_after=interrupt_after, durability=durability, control=control,
+                interrupt_after=interrupt_after, durability=durability,
+                debug=deprecated.get("debug"), subgraphs=subgraphs, control=control,
             )  # fmt: skip
-            return [c async for c in chunks]
+            return await _out.ainvoke_streamed(astream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys
+        if stream_mode != "values" or subgraphs:
+            chunks = self.astream(
+                input, config, context=context,
+                stream_mode=["updates", "values"] if stream_mode == "values" else stream_mode,
+                output_keys=keys if stream_mode == "values" else output_keys,
+                interrupt_before=interrupt_before, interrupt_after=interrupt_after,
+                durability=durability, subgraphs=subgraphs, control=control,
+            )  # fmt: skip
+            if stream_mode == "values":
+                return await anested_output(chunks)
+            return [c async for c in chunks]
         request = RunRequest(
             context, (), interrupt_before, interrupt_after, keys, durability=durability,
             control=control,
@@ -335,21 +359,20 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> AsyncIterator[Any]:
         """Async :meth:`stream`."""
-        refuse_run_keywords("astream", print_mode, version, deprecated)
+        refuse_run_keywords("astream", version, deprecated)
         check_durability("astream", durability, self.checkpointer)
-        refuse_unsupported("astream", {"subgraphs": subgraphs, "debug": debug})
         request = RunRequest(
             context, (), interrupt_before, interrupt_after, durability=durability, control=control
         )
-        run, emit = self._streamed(input, config, request, stream_mode, output_keys)
-        multi = not (stream_mode is None or isinstance(stream_mode, str))
+        shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
+        run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
             while True:
                 try:
                     status = await run.aadvance(one_step=True)
                 finally:
-                    for mode, payload in emit.drain():
-                        yield (mode, payload) if multi else payload
+                    for chunk in shape.chunks(emit.drain()):
+                        yield chunk
                 if status != "running":
                     return
         finally:

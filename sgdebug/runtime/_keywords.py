@@ -96,17 +96,12 @@ def check_durability(call: str, durability: Any, checkpointer: Any) -> None:
         warnings.warn("`durability` does nothing without a checkpointer", UserWarning, stacklevel=3)
 
 
-def refuse_run_keywords(
-    call: str,
-    print_mode: Any,
-    version: str,
-    deprecated: Mapping[str, Any],
-) -> None:
-    """Refuse the run keywords LangGraph accepts and sgdebug.runtime does not support."""
-    unsupported = {
-        "print_mode": print_mode,
-        "version": None if version == "v1" else version,
-    }
-    refuse_unsupported(call, {**unsupported, "debug": deprecated.get("debug")})
-    others = {k: v for k, v in deprecated.items() if k != "debug"}  # debug=False is the default
+def refuse_run_keywords(call: str, version: str, deprecated: Mapping[str, Any]) -> None:
+    """Refuse the run keywords LangGraph accepts and sgdebug.runtime does not support
+    (``debug`` comes in ``deprecated`` for ``invoke``)."""
+    if version not in ("v1", "v2"):
+        raise NotImplementedError(
+            f"{call}(version={version!r}) is not supported by sgdebug.runtime yet"
+        )
+    others = {k: v for k, v in deprecated.items() if k != "debug"}
     refuse_deprecated(call, others, {"checkpoint_during": "durability"})

@@ -3,7 +3,6 @@ and ``execution_info`` inside a node; ``StateGraph[...]`` in annotations."""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
@@ -15,7 +14,6 @@ from langgraph.graph import StateGraph as LgStateGraph
 from sgdebug.runtime import START, Runtime, StateGraph
 from sgdebug.runtime.checkpoint import InMemorySaver
 from sgdebug.runtime.engine._runtime import ExecutionInfo, get_runtime
-from sgdebug.runtime.types import StateUpdate
 
 
 class S(TypedDict):
@@ -116,22 +114,6 @@ def test_execution_info_and_get_runtime_in_a_node_match_langgraph() -> None:
 def test_get_runtime_outside_a_node_raises() -> None:
     with pytest.raises(RuntimeError):
         get_runtime()
-
-
-def test_bulk_update_refuses_what_it_cannot_apply_before_writing() -> None:
-    builder = StateGraph(S)
-    builder.add_node("a", lambda s: {"x": 1}).add_edge(START, "a")
-    graph = builder.compile(checkpointer=InMemorySaver())
-    config = {"configurable": {"thread_id": "t"}}
-    graph.invoke({"x": 0}, config)
-    before = list(graph.get_state_history(config))
-
-    together = [[StateUpdate({"x": 2}, "a")], [StateUpdate({"x": 3}, "a"), StateUpdate({})]]
-    with pytest.raises(NotImplementedError, match="several updates in one superstep"):
-        graph.bulk_update_state(config, together)
-    with pytest.raises(NotImplementedError, match=r"abulk_update_state|bulk_update_state\(task_id"):
-        asyncio.run(graph.abulk_update_state(config, [[StateUpdate({"x": 2}, "a", "id")]]))
-    assert len(list(graph.get_state_history(config))) == len(before)
 
 
 def test_a_node_sees_the_server_info_its_config_carries() -> None:

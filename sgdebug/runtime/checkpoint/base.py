@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
+from sgdebug.runtime.checkpoint import _tuples
+
 __all__ = [
     "BaseCheckpointSaver",
     "Blob",
@@ -413,3 +415,21 @@ class BaseCheckpointSaver(ABC):
         from sgdebug.runtime.checkpoint.serde import loads
 
         return loads(data)
+
+    def threads(self) -> list[str]:
+        """Every thread id that has a checkpoint."""
+        raise NotImplementedError(f"{type(self).__name__}.threads")
+
+    def delete_thread(self, thread_id: str) -> None:
+        """Forget every checkpoint, value and write of ``thread_id``."""
+        raise NotImplementedError(f"{type(self).__name__}.delete_thread")
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        """Async :meth:`delete_thread`."""
+        self.delete_thread(thread_id)
+
+    # LangGraph's checkpointer reads (``CheckpointTuple``s); kept last: ``list`` is a name.
+    get_tuple = _tuples.get_tuple
+    aget_tuple = _tuples.aget_tuple
+    alist = _tuples.alist_tuples
+    list = _tuples.list_tuples

@@ -232,6 +232,15 @@ class InMemorySaver(BaseCheckpointSaver):
             for slot, w in slots:
                 task[slot] = w
 
+    def delete_thread(self, thread_id: str) -> None:
+        self.sync()
+        with self.lock:
+            self.records.pop(thread_id, None)
+            self.blobs.pop(thread_id, None)
+            for key in [k for k in (*self.writes, *self.batches) if k[0] == thread_id]:
+                self.writes.pop(key, None)
+                self.batches.pop(key, None)
+
     def update_seen(
         self, thread_id: str, checkpoint_id: str, key: str, seen: Mapping[str, int]
     ) -> None:

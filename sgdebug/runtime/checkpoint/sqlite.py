@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from sgdebug.runtime.checkpoint._load import CorruptCheckpointError
 from sgdebug.runtime.checkpoint.base import (
     BaseCheckpointSaver,
     Blob,
@@ -41,10 +42,6 @@ CREATE TABLE IF NOT EXISTS writes (
     value BLOB NOT NULL, PRIMARY KEY (thread_id, checkpoint_id, task_id, idx)
 );
 """
-
-
-class CorruptCheckpointError(ValueError):
-    """The file is not an sgdebug checkpoint database, or a row cannot be read."""
 
 
 class SqliteSaver(BaseCheckpointSaver):
@@ -278,6 +275,17 @@ class SqliteSaver(BaseCheckpointSaver):
                 if path is None:
                     path = paths[text] = _task_path(text)
                 yield WriteInfo(checkpoint_id, task, name, path, channel)
+
+    def delete_thread(self, thread_id: str) -> None:
+        with self.lock:
+            self.conn.execute("BEGIN")
+            try:
+                for table in ("writes", "blobs", "checkpoints"):
+                    self.conn.execute(f"DELETE FROM {table} WHERE thread_id=?", (thread_id,))
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
 
     def threads(self) -> list[str]:
         """Every thread id in the file."""

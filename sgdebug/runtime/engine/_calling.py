@@ -28,7 +28,7 @@ from sgdebug.runtime.engine._task import _await as await_sync
 from sgdebug.runtime.engine._timeouts import user_cancelled
 from sgdebug.runtime.engine._view import RunView
 from sgdebug.runtime.errors import GraphInterrupt, NodeCancelledError, ParentCommand
-from sgdebug.runtime.graph._node import CompiledNode, Write, return_writes
+from sgdebug.runtime.graph._node import CompiledNode, Write, for_parent, return_writes
 from sgdebug.runtime.types import Command
 
 if TYPE_CHECKING:
@@ -65,8 +65,7 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
     except GraphInterrupt as exc:
         task.interrupts = exc.interrupts
     except Exception as exc:
-        exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
-        task.error = exc
+        _failed(task, exc)
     except BaseException as exc:
         if not user_cancelled(exc):
             raise
@@ -97,8 +96,7 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
     except GraphInterrupt as exc:
         task.interrupts = exc.interrupts
     except Exception as exc:
-        exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
-        task.error = exc
+        _failed(task, exc)
     except BaseException as exc:
         if not user_cancelled(exc):
             raise
@@ -108,6 +106,12 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
         leave_scope(token)
     if task.error is not None and task.node.policy is not None:
         await ahand_over(run, task, run_task, arun_task)
+
+
+def _failed(task: Task, exc: Exception) -> None:
+    if not isinstance(exc, ParentCommand):  # a command on its way up is not a failure
+        exc.add_note(f"During task with name '{task.name}' and id '{task.id}'")
+    task.error = exc
 
 
 def call_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
@@ -120,10 +124,8 @@ def call_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
             value = node.action(task.input, **_injected(run, node, scope))
         else:
             value = node.action(task.input)
-    except ParentCommand as exc:
-        if node.subgraph is None:
-            raise
-        value = Command(update=exc.command.update, goto=exc.command.goto)
+    except ParentCommand as exc:  # from a subgraph the node ran (as the node or in it)
+        value = for_parent(exc)
     if type(value) not in PLAIN and inspect.isawaitable(value):
         value = await_sync(value)
     routes: list[Write] = []
@@ -136,7 +138,10 @@ def call_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
 async def acall_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
     """:func:`call_task` for an async node."""
     node = task.node
-    value = await node.action(task.input, **_injected(run, node, scope))
+    try:
+        value = await node.action(task.input, **_injected(run, node, scope))
+    except ParentCommand as exc:
+        value = for_parent(exc)
     routes: list[Write] = []
     writes = return_writes(value, run.graph.target, routes)
     task.writes = writes

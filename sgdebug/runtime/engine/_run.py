@@ -86,7 +86,10 @@ class Run(RunState):
             raise
 
     def _ended(self, status: Status) -> Status:
-        """With ``durability="exit"``, a run that stopped (not paused) stores where it is."""
+        """With ``durability="exit"``, a run that stopped (not paused) stores where it is;
+        a subgraph's run passes its stream events on to its parent's stream."""
+        if self.options.emit is not None:
+            self.options.emit.flush()
         stopped = status not in ("paused", "running")
         if stopped and self.options.durability == "exit" and self.persist is not None:
             self.persist.finish()
@@ -290,8 +293,6 @@ class Run(RunState):
             self.cached_ids |= apply_prefill(self.tasks, prefill)
             if self.graph.handles_errors:
                 self.cached_ids |= resume_handlers(self, prefill)
-        if emit is not None and self.tasks:
-            emit.planned(self, self.tasks)
         if not self.tasks:
             self.phase = "done"
             return False
@@ -302,6 +303,8 @@ class Run(RunState):
             return False
         if self.options.control is not None:
             check_drain(self.options.control, self.tasks)
+        if emit is not None:  # (not at a breakpoint before them: they have not started)
+            emit.planned(self, self.tasks)
         return True
 
     def _stop_at_breakpoint(self, where: str) -> None:
@@ -380,7 +383,7 @@ class Run(RunState):
                 continue  # cancelled when a sibling failed (see arun_tasks): nothing to report
             if persist is not None:
                 persist.task_done(task, defer=defer)
-            if emit is not None and (task.error is None or task.writes):
+            if emit is not None:
                 if len(self.tasks) == 1 and task.done:
                     self.deferred = [task]  # reported once its commit succeeds
                 else:

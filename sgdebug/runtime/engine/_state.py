@@ -33,6 +33,7 @@ from sgdebug.runtime.engine._options import RunOptions
 from sgdebug.runtime.engine._plan import plan_tasks
 from sgdebug.runtime.engine._records import CommitRecord
 from sgdebug.runtime.engine._step_failure import StepFailure
+from sgdebug.runtime.engine._stream import Emitter
 from sgdebug.runtime.engine._task import Task, TaskIds, command_input_writes
 from sgdebug.runtime.engine._view import Phase, Status
 from sgdebug.runtime.graph._node import Write
@@ -109,6 +110,11 @@ class RunState:
     def context(self) -> Any:
         """The run's context object."""
         return self.options.context
+
+    @property
+    def emit(self) -> Emitter | None:
+        """Collects the run's stream events (``None`` when nobody streams it)."""
+        return self.options.emit
 
     @property
     def namespace(self) -> tuple[str, ...]:

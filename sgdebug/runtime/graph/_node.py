@@ -239,6 +239,15 @@ def command_writes(cmd: Command[Any], target: WriteTarget, routes: list[Write]) 
     return out
 
 
+def for_parent(raised: ParentCommand) -> Command[Any]:
+    """The ``Command(graph=Command.PARENT)`` a subgraph raised, as the task of the parent
+    that ran the subgraph applies it: its update and goto, in the parent's graph. (A
+    subgraph's node returning it ends the subgraph's run, and the parent node's own code,
+    with it; the first such command of a node wins.)"""
+    command = raised.command
+    return Command(update=command.update, goto=command.goto)
+
+
 def route_writes(items: Sequence[Any], target: WriteTarget) -> list[Write]:
     """Writes that schedule ``items`` (node names, ``END`` or ``Send``s) next."""
     out: list[Write] = []

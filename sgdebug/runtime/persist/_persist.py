@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import INTERRUPT
+from sgdebug.runtime.checkpoint._load import as_langgraph_reads, load_value
 from sgdebug.runtime.checkpoint.base import (
     BaseCheckpointSaver,
     CheckpointId,
@@ -28,7 +29,6 @@ from sgdebug.runtime.checkpoint.base import (
 from sgdebug.runtime.checkpoint.base import task_id as make_task_id
 from sgdebug.runtime.engine._journal import Mutation
 from sgdebug.runtime.persist._blobs import Blobs
-from sgdebug.runtime.persist._load import as_langgraph_reads, load_value
 from sgdebug.runtime.persist._mutations import MutationCheck
 from sgdebug.runtime.persist._payloads import ERROR, checkpoint_event, resumed_event
 from sgdebug.runtime.persist._pending import PendingWrites

@@ -13,13 +13,13 @@ from sgdebug.runtime.checkpoint.base import (
     CheckpointRecord,
     PendingWrite,
 )
-from sgdebug.runtime.engine._branches import branch_writes
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
 from sgdebug.runtime.engine._step_failure import StepFailure, commit_failure, plan_failure
 from sgdebug.runtime.errors import EmptyInputError, InvalidUpdateError
 from sgdebug.runtime.graph._node import Write, return_writes
 from sgdebug.runtime.persist._persist import ERROR, NULL_TASK, RESUME, Persistence, pending_by_task
-from sgdebug.runtime.types import Command, Interrupt, PregelTask, StateSnapshot
+from sgdebug.runtime.persist._update import apply_node_updates, check_several
+from sgdebug.runtime.types import Command, Interrupt, PregelTask, StateSnapshot, StateUpdate
 
 if TYPE_CHECKING:
     from sgdebug.runtime.graph._plan import GraphPlan
@@ -335,9 +335,24 @@ def get_state_history(
 
 
 def update_state(
-    graph: GraphPlan, config: Mapping[str, Any], values: Any, as_node: str | None
+    graph: GraphPlan,
+    config: Mapping[str, Any],
+    values: Any,
+    as_node: str | None,
+    task_id: str | None = None,
 ) -> dict[str, Any]:
-    """Apply ``values`` as if ``as_node`` had returned them; store an ``update`` checkpoint."""
+    """Apply ``values`` as if ``as_node`` had returned them (as task ``task_id`` when given);
+    store an ``update`` checkpoint."""
+    return update_superstep(graph, config, [StateUpdate(values, as_node, task_id)])
+
+
+def update_superstep(
+    graph: GraphPlan, config: Mapping[str, Any], updates: Sequence[StateUpdate]
+) -> dict[str, Any]:
+    """Apply ``updates`` together, as one superstep of their nodes; store one checkpoint."""
+    values, as_node = updates[0].values, updates[0].as_node
+    if len(updates) > 1:
+        check_several(updates)
     saver: BaseCheckpointSaver = graph.checkpointer
     thread_id, checkpoint_id = thread_of(config)
     record = saver.get_record(thread_id, checkpoint_id)
@@ -358,36 +373,9 @@ def update_state(
     if values is None and as_node == END:
         run._apply({}, "step")
         return config_of(persist.save_record(run, "update", step=step))
-    node_name = as_node if as_node is not None else _infer_as_node(graph, record)
-    node = graph.nodes.get(node_name) if node_name != END else None
-    if node is None:
-        raise InvalidUpdateError(f"Node {node_name} does not exist")
-    task = Task("update", node.name, ("__pregel_pull", node.name), values, node.triggers, node)
-    if node.name == START:
-        writes = graph.input_writes(values)
-        raw = values if isinstance(values, dict) else None
-    else:
-        routes: list[Write] = []
-        writes = return_writes(values, graph.target, routes) + routes
-        raw = values if isinstance(values, dict) else None
-    writes = writes + branch_writes(run, task, writes, raw)
-    grouped: defaultdict[str, list[Any]] = defaultdict(list)
-    for key, value in writes:
-        if key in run.channels:
-            grouped[key].append(value)
-    if record is not None:
-        # Like LangGraph, the update is kept as the result of task ``as_node`` of the
-        # checkpoint it was applied to (its snapshot shows that task with this result).
-        task_id = persist.task_id(task.path)
-        stored = [PendingWrite(task_id, node.name, task.path, k, v) for k, v in writes]
-        saver.put_writes(thread_id, record.id, stored or _no_writes(task_id, node.name))
-    run._apply(grouped, "step")
-    run.versions_seen[INTERRUPT] = dict(run.versions)
-    return config_of(persist.save_record(run, "update", step=step))
-
-
-def _no_writes(task_id: str, name: str) -> list[PendingWrite]:
-    return [PendingWrite(task_id, name, ("__pregel_pull", name), "__no_writes__", None)]
+    if as_node is None:
+        updates = [updates[0]._replace(as_node=_infer_as_node(graph, record))]
+    return config_of(apply_node_updates(run, persist, record, updates))
 
 
 def _infer_as_node(graph: GraphPlan, record: CheckpointRecord | None) -> str:

@@ -13,12 +13,14 @@ from . import (
     channels,
     edges,
     messages,
+    parent_command,
     policies,
     reducers,
     runtime,
     samples,
     schemas,
     send_command,
+    subgraph_streams,
     subgraphs,
 )
 
@@ -28,11 +30,13 @@ __all__ = [
     "channels",
     "edges",
     "messages",
+    "parent_command",
     "policies",
     "reducers",
     "runtime",
     "samples",
     "schemas",
     "send_command",
+    "subgraph_streams",
     "subgraphs",
 ]
