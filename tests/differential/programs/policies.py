@@ -304,3 +304,15 @@ def timeout_idle_refreshed_by_stream_writes_unless_heartbeat_only(g: EngineAPI) 
     b.add_node("beats", chatty, timeout=beats, error_handler=_timed_out)
     b.add_edge(g.START, "auto").add_edge(g.START, "beats")
     return Case(b.compile(), inputs=({"x": ""},), use_async=True, unordered=True)
+
+
+@program()
+def error_handler_leaves_a_command_for_the_parent_alone(g: EngineAPI) -> Case:
+    def inner(state: S) -> Any:
+        return g.Command(graph=g.Command.PARENT, update={"x": "from inner"}, goto="after")
+
+    sub = g.StateGraph(S).add_node("inner", inner).add_edge(g.START, "inner").compile()
+    b = g.StateGraph(S).add_node("child", sub, error_handler=_handler("parent"))
+    b.add_node("after", say("after")).add_edge(g.START, "child")
+    return Case(b.compile(), inputs=({"x": ""},),
+                expect=({"x": "from inner", "log": ["after"]},))  # fmt: skip
