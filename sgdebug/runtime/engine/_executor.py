@@ -70,8 +70,8 @@ async def arun_tasks(run_task: RunTask, arun_task: ARunTask, tasks: Sequence[Tas
     """Run ``tasks`` concurrently on the running loop (sync ones in the pool).
 
     As in LangGraph, once a task fails (for good: a failure its error handler took over
-    does not count), the async tasks still running are cancelled: the step fails at once.
-    Cancelling the run cancels them all.
+    does not count, see :func:`_failed`), the async tasks still running are cancelled: the
+    step fails at once. Cancelling the run cancels them all.
     """
     if not tasks:
         return
@@ -100,4 +100,14 @@ async def arun_tasks(run_task: RunTask, arun_task: ARunTask, tasks: Sequence[Tas
 
 
 def _failed(task: Task) -> bool:
-    return task.error is not None and not task.done
+    """Whether ``task`` failed in a way that stops its siblings: not an answer that did not
+    match its ``response_schema`` (raised once the others finish, so that a task answered
+    in the same resume is not cut off after its side effects), not a command for the parent
+    graph, not a drain."""
+    error = task.error
+    if error is None or task.done:
+        return False
+    from sgdebug.runtime.engine._response_schema import is_invalid_resume
+    from sgdebug.runtime.errors import GraphDrained, ParentCommand
+
+    return not (isinstance(error, ParentCommand | GraphDrained) or is_invalid_resume(error))
