@@ -111,8 +111,9 @@ _MODULES: Final = (
     AliasModule(
         "langgraph.graph.message",
         _take(_RT, "add_messages", "MessagesState")
-        + _take("sgdebug.runtime.graph._messages", "REMOVE_ALL_MESSAGES"),
-        ("add_messages", "MessagesState", "MessageGraph", "REMOVE_ALL_MESSAGES"),
+        + _take("sgdebug.runtime.graph._messages", "REMOVE_ALL_MESSAGES")
+        + _take("sgdebug.runtime.engine._messages_mode", "push_message"),
+        ("add_messages", "MessagesState", "MessageGraph", "REMOVE_ALL_MESSAGES", "push_message"),
     ),
     AliasModule(
         "langgraph.graph.state",

@@ -96,9 +96,14 @@ def check_durability(call: str, durability: Any, checkpointer: Any) -> None:
         warnings.warn("`durability` does nothing without a checkpointer", UserWarning, stacklevel=3)
 
 
-def refuse_run_keywords(call: str, version: str, deprecated: Mapping[str, Any]) -> None:
+def refuse_run_keywords(
+    call: str,
+    print_mode: Any,
+    version: str,
+    deprecated: Mapping[str, Any],
+) -> None:
     """Refuse the run keywords LangGraph accepts and sgdebug.runtime does not support
-    (``debug`` comes in ``deprecated`` for ``invoke``)."""
+    (``print_mode`` is not one; ``debug`` comes in ``deprecated`` for ``invoke``)."""
     if version not in ("v1", "v2"):
         raise NotImplementedError(
             f"{call}(version={version!r}) is not supported by sgdebug.runtime yet"

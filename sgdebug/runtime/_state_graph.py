@@ -135,8 +135,8 @@ class StateGraph:
 
     def add_node(
         self,
-        node: str | Callable[..., Any],
-        action: Callable[..., Any] | None = None,
+        node: str | Callable[..., Any] | Any,
+        action: Callable[..., Any] | Any = None,
         *,
         defer: bool = False,
         metadata: dict[str, Any] | None = None,
@@ -149,7 +149,8 @@ class StateGraph:
         trace_policy: Any = None,
         **deprecated: Any,
     ) -> Self:
-        """Add a node; its name defaults to the function's (or graph's) name."""
+        """Add a node; its name defaults to the function's (or graph's) name. The action is
+        a function, a compiled graph or a LangChain Runnable."""
         if "input" in deprecated:
             input_schema = input_schema or deprecated.pop("input")
         refuse_unsupported("add_node", {"cache_policy": cache_policy, "trace_policy": trace_policy})

@@ -96,13 +96,20 @@ class ScopeOwner(Protocol):
 
     def custom_writer(self) -> Callable[[Any], None]: ...
 
+    @property
+    def messages(self) -> Any:
+        """The stream's ``messages`` mode (a ``MessagesStream``), or ``None``."""
+        ...
+
     def take_null_resume(self) -> tuple[bool, Any]: ...
+
+    def answer_for(self, interrupt_id: str) -> tuple[bool, Any]: ...
 
 
 class TaskScope:
     """Per-task state reached through a context variable while the node runs."""
 
-    __slots__ = ("config", "counter", "outer", "owner", "resume", "task")
+    __slots__ = ("config", "counter", "outer", "owner", "pushed", "resume", "task")
 
     def __init__(self, owner: ScopeOwner, task: Any, resume: list[Any]) -> None:
         self.owner = owner
@@ -115,6 +122,8 @@ class TaskScope:
         self.config: dict[str, Any] | None = None
         self.outer: TaskScope | None = None
         """The scope that was current before this one (stands in while ``task`` is None)."""
+        self.pushed: list[tuple[str, Any]] | None = None
+        """Writes the node made while it ran (``push_message``), before its return value's."""
 
     def get_config(self) -> dict[str, Any]:
         """The task's config, built on first use."""
@@ -192,9 +201,12 @@ def interrupt(value: Any, *, response_schema: Any = None) -> Any:
     scope.counter += 1
     if index < len(scope.resume):
         return validated_answer(response_schema, scope.resume[index])
-    found, answer = scope.owner.take_null_resume()
+    interrupt_id = scope.interrupt_id(index)
+    found, answer = scope.owner.answer_for(interrupt_id)
+    if not found:
+        found, answer = scope.owner.take_null_resume()
     if found:
         scope.resume.append(answer)
         return validated_answer(response_schema, answer)
-    interrupt_ = Interrupt(value, scope.interrupt_id(index), schema_json(response_schema))
+    interrupt_ = Interrupt(value, interrupt_id, schema_json(response_schema))
     raise GraphInterrupt((interrupt_,))

@@ -358,7 +358,7 @@ class Run(RunState):
             self._task_failed(failed)
             return False
         for task in self.tasks:
-            if task.interrupts:
+            if task.stopped and not task.done:
                 if self.persist is not None:
                     self.persist.flush()
                 self._interrupted()
@@ -388,8 +388,6 @@ class Run(RunState):
                     self.deferred = [task]  # reported once its commit succeeds
                 else:
                     emit.task_result(self, task)
-            elif emit is not None and task.error is not None:
-                emit.task_failed(self, task)
             paused = observer.ran(self, task) or paused
         return paused
 
@@ -407,10 +405,16 @@ class Run(RunState):
     def run_task(self, task: Task, scope: TaskScope | None = None) -> None:
         """Execute one task in this thread (``scope``: a reused one, see :meth:`advance`)."""
         run_task(self, task, scope)
+        emit = self.options.emit
+        if emit is not None and emit.forward is not None and len(self.tasks) > 1:
+            emit.finished(self, task)  # streamed live: reported before the others end
 
     async def arun_task(self, task: Task) -> None:
         """Execute one async task on the running event loop."""
         await arun_task(self, task)
+        emit = self.options.emit
+        if emit is not None and emit.forward is not None and len(self.tasks) > 1:
+            emit.finished(self, task)
 
     # -- commit ------------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ class Task:
     __slots__ = (
         "_id", "applied", "attempt", "beat", "checkpoint_id", "done", "error", "first_attempt",
         "handler", "input", "interrupts", "name", "node", "node_error", "path", "resume",
-        "triggers", "writes",
+        "stopped", "triggers", "writes",
     )  # fmt: skip
 
     def __init__(
@@ -50,6 +50,10 @@ class Task:
         self.done = False
         self.error: BaseException | None = None
         self.interrupts: tuple[Interrupt, ...] = ()
+        self.stopped = False
+        """Whether an attempt stopped on a ``GraphInterrupt`` (with :attr:`interrupts`, or
+        none: a subgraph it ran stopped at a static breakpoint); read with :attr:`done`,
+        as a later attempt that finishes leaves it set."""
         self.resume: list[Any] | None = None
         """Answers to its interrupts, in call order."""
         self.applied: dict[str, Any] | None = None

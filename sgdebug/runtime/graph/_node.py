@@ -161,6 +161,10 @@ class CompiledNode:
     """Fast runs so far (``-1`` once a run was slow); the executor inlines proven-fast nodes."""
     policy: NodePolicy | None = None
     """Retries, time limit and error handler; ``None`` (no cost) when it has none."""
+    graph_kind: type | None = None
+    """The class of compiled graphs (set by the graph plan): what :attr:`subgraphs` finds."""
+    found: list[Any] | None = None
+    """:attr:`subgraphs`, once looked for."""
 
     def __post_init__(self) -> None:
         self.pull_path = (PULL, self.name)
@@ -170,6 +174,19 @@ class CompiledNode:
         self.static_writes = tuple((branch_channel(t), None) for t in self.edges) + tuple(
             (join, self.name) for join in self.joins
         )
+
+    @property
+    def subgraphs(self) -> list[Any]:
+        """The compiled graph the node runs, as a list (LangGraph's ``node.subgraphs``):
+        the node's own graph, or the one its function reaches (``_subgraphs``), or none."""
+        if self.found is None:
+            from sgdebug.runtime.graph._subgraphs import find_subgraph
+
+            kind = self.graph_kind
+            action = self.action if self.subgraph is None else self.subgraph
+            graph = None if kind is None else find_subgraph(action, kind)
+            self.found = [] if graph is None else [graph]
+        return list(self.found)
 
 
 @dataclass(slots=True)

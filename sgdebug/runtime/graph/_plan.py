@@ -30,6 +30,7 @@ from sgdebug.runtime.graph._node import (
     make_reader,
 )
 from sgdebug.runtime.graph._policy import effective_policy
+from sgdebug.runtime.graph._runnable import is_runnable, runnable_action
 from sgdebug.runtime.graph._schema import object_writes
 from sgdebug.runtime.graph._specs import Blueprint, NodeSpec
 
@@ -160,11 +161,14 @@ class GraphPlan:
         if isinstance(action, GraphPlan):
             subgraph = action
             action = _subgraph_action(action)
+        elif is_runnable(action):
+            action = runnable_action(action)
         node = CompiledNode(
             spec.name, action, tuple(sorted(triggers)), self._reader(spec.input_schema),
             inspect_action(action), edges, joins, branches, subgraph, spec.defer,
         )  # fmt: skip
         node.policy = effective_policy(spec, self.builder.node_defaults, node.injection.is_async)
+        node.graph_kind = GraphPlan
         return node
 
     # -- graph input ----------------------------------------------------------------------
@@ -192,9 +196,11 @@ def _no_action(state: Any) -> None:
 
 
 def _subgraph_action(sub: Any) -> Callable[..., Any]:
+    """A subgraph as a node's action: its run inherits the task's config (thread, keys,
+    checkpoint namespace: see ``_subgraph_runs``)."""
+
     def run_subgraph(state: Any, config: dict[str, Any]) -> Any:
-        sub_config = {k: v for k, v in config.items() if k in ("tags", "recursion_limit")}
-        return sub.invoke(state, sub_config)
+        return sub.invoke(state, config)
 
     run_subgraph.__name__ = sub.name
     return run_subgraph

@@ -3,6 +3,7 @@ and the read-only view of a builder the plan is made from."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -10,7 +11,7 @@ from typing import Any, Protocol
 from sgdebug.runtime._policies import RetryPolicy, TimeoutPolicy
 from sgdebug.runtime.graph._schema import Field
 
-__all__ = ["Blueprint", "BranchSpec", "NodeDefaults", "NodePolicy", "NodeSpec"]
+__all__ = ["Blueprint", "BranchSpec", "NodeDefaults", "NodeFunction", "NodePolicy", "NodeSpec"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,30 @@ class NodeSpec:
     """Its own retry policies, time limit and error handler (defaults fill the gaps)."""
     is_error_handler: bool = False
     """Whether it is an error handler node (``__error_handler__<node>``)."""
+
+    @property
+    def runnable(self) -> Any:
+        """What LangGraph's node spec calls its runnable: the action itself when it is a
+        LangChain Runnable or a compiled graph, else a view of the function (``.func``,
+        ``.afunc``, ``.name``)."""
+        action = self.action
+        if hasattr(action, "invoke") and hasattr(action, "ainvoke"):
+            return action
+        if inspect.iscoroutinefunction(action):
+            return NodeFunction(None, action, self.name)
+        return NodeFunction(action, None, self.name)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeFunction:
+    """A node's function, as ``NodeSpec.runnable`` shows it."""
+
+    func: Callable[..., Any] | None
+    """The function, unless it is async."""
+    afunc: Callable[..., Any] | None
+    """The async function, when it is one."""
+    name: str
+    """The node's name."""
 
 
 @dataclass(slots=True)
