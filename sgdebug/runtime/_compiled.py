@@ -226,7 +226,7 @@ class CompiledStateGraph(GraphPlan):
                 self.stream, input, config, context=context, print_mode=print_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after, durability=durability,
-                debug=deprecated.get("debug"), subgraphs=subgraphs,
+                debug=deprecated.get("debug"), subgraphs=subgraphs, control=control,
             )  # fmt: skip
             return _out.invoke_streamed(stream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys
@@ -236,7 +236,7 @@ class CompiledStateGraph(GraphPlan):
                 stream_mode=["updates", "values"] if stream_mode == "values" else stream_mode,
                 output_keys=keys if stream_mode == "values" else output_keys,
                 interrupt_before=interrupt_before, interrupt_after=interrupt_after,
-                durability=durability, subgraphs=subgraphs,
+                durability=durability, subgraphs=subgraphs, control=control,
             )  # fmt: skip
             return nested_output(chunks) if stream_mode == "values" else list(chunks)
         request = RunRequest(
@@ -337,7 +337,7 @@ class CompiledStateGraph(GraphPlan):
                 stream_mode=["updates", "values"] if stream_mode == "values" else stream_mode,
                 output_keys=keys if stream_mode == "values" else output_keys,
                 interrupt_before=interrupt_before, interrupt_after=interrupt_after,
-                durability=durability, subgraphs=subgraphs,
+                durability=durability, subgraphs=subgraphs, control=control,
             )  # fmt: skip
             if stream_mode == "values":
                 return await anested_output(chunks)
