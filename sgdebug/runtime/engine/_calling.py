@@ -173,7 +173,10 @@ def task_config(run: RunView, task: Task) -> dict[str, Any]:
     config: dict[str, Any] = {"tags": list(base.get("tags") or []), "metadata": metadata}
     if "recursion_limit" in base:
         config["recursion_limit"] = base["recursion_limit"]
-    config["configurable"] = dict(base.get("configurable") or {})
+    config["configurable"] = {
+        **(base.get("configurable") or {}),
+        "checkpoint_ns": metadata["langgraph_checkpoint_ns"],  # (a model it is given to sees it)
+    }
     return config
 
 

@@ -76,8 +76,8 @@ class Emitter:
         if task.name == START or "updates" not in self.modes or task.interrupts:
             return []
         if run.graph.root:
-            values = [v for k, v in task.writes if k == ROOT]
-            payload = values[-1] if values else None
+            values = [v for k, v in task.writes if k == ROOT]  # several: all, as a list
+            payload = (values[0] if len(values) == 1 else values) if values else None
         else:
             payload = updates_payload(task.writes, run.graph.state_keys)
         return [("updates", {task.name: payload})]

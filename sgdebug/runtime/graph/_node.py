@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -150,6 +151,10 @@ class CompiledNode:
     """Per branch, the routing writes of each string result seen so far."""
     speed: int = 0
     """Fast runs so far (``-1`` once a run was slow); the executor inlines proven-fast nodes."""
+
+    def copy(self, update: Mapping[str, Any]) -> CompiledNode:
+        """A copy with the fields of ``update`` replaced (as LangGraph's node ``copy``)."""
+        return dataclasses.replace(self, **update)
 
     def __post_init__(self) -> None:
         self.pull_path = (PULL, self.name)
