@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import INTERRUPT, ROOT, START
-from sgdebug.runtime.graph._node import updates_payload
+from sgdebug.runtime.graph._node import task_result, updates_payload
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._messages_mode import MessagesStream
@@ -120,7 +120,7 @@ class Emitter:
         result: dict[str, Any] = {}
         if not task.interrupts:
             state_keys = run.graph.state_keys
-            result = {k: v for k, v in task.writes if k in state_keys}
+            result = task_result(task.writes, state_keys)
         payload = {
             "id": task.id,
             "name": task.name,

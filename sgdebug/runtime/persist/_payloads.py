@@ -12,6 +12,7 @@ from sgdebug.runtime.checkpoint.base import (
     CheckpointRecord,
     PendingWrite,
 )
+from sgdebug.runtime.graph._node import task_result
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._state import RunState
@@ -77,7 +78,7 @@ def _resumed_task(
     )
     regular = [w for w in writes if w.channel not in SPECIAL_WRITES]
     if regular:
-        head["result"] = {w.channel: w.value for w in regular if w.channel in keys}
+        head["result"] = task_result([(w.channel, w.value) for w in regular], keys)
     return {**head, "interrupts": raised, "state": None}
 
 

@@ -16,7 +16,7 @@ from sgdebug.runtime.checkpoint.base import (
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
 from sgdebug.runtime.engine._step_failure import StepFailure, commit_failure, plan_failure
 from sgdebug.runtime.errors import EmptyInputError, InvalidUpdateError
-from sgdebug.runtime.graph._node import Write, return_writes
+from sgdebug.runtime.graph._node import Write, return_writes, task_result
 from sgdebug.runtime.persist._persist import ERROR, NULL_TASK, RESUME, Persistence, pending_by_task
 from sgdebug.runtime.persist._update import apply_node_updates, check_several
 from sgdebug.runtime.types import Command, Interrupt, PregelTask, StateSnapshot, StateUpdate
@@ -199,7 +199,7 @@ def snapshot(graph: GraphPlan, record: CheckpointRecord, *, latest: bool) -> Sta
         result = None
         if ok:
             task.writes = [(w.channel, w.value) for w in regular if w.channel != "__no_writes__"]
-            result = {k: v for k, v in task.writes if k in graph.state_keys}
+            result = task_result(task.writes, graph.state_keys)
             finished.append(task)
         if not (latest and ok):
             names.append(task.name)

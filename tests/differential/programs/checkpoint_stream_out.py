@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from sgdebug.sample_graphs._engines import EngineAPI
 
 from ..harness import Case, Raised, attempt, drop_timestamp, say
-from .checkpoint import CFG, Rec, S, Script, chain, ckpt, events, thread
+from .checkpoint import CFG, Rec, S, Script, chain, ckpt, events, history, thread
 
 
 class P(BaseModel):
@@ -183,5 +183,27 @@ def a_failing_task_result_is_streamed_before_its_error(g: EngineAPI) -> Case:
         assert r["tasks"][-1] == Raised("ValueError", "boom")
         kinds = [e[1]["type"] for e in r["debug"][:-1] if e[0] == "debug"]
         assert kinds[-2:] == ["task", "task_result"]
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def a_task_writing_a_key_twice_shows_its_writes(g: EngineAPI) -> Case:
+    def twice(state: Any) -> Any:
+        return [g.Command(update={"log": ["one.0"]}), g.Command(update={"log": ["one.1"]})]
+
+    b = g.StateGraph(S).add_node("twice", twice).add_node("b", say("b"))
+    b.add_edge(g.START, "twice").add_edge("twice", "b")
+    graph = b.compile(checkpointer=g.InMemorySaver(), interrupt_after=["twice"])
+
+    def script() -> Script:
+        modes = ["tasks", "checkpoints", "debug"]
+        yield "run", events(lambda: graph.stream({"x": 1}, CFG, stream_mode=modes))
+        yield "history", history(graph)
+        yield "resume", events(lambda: graph.stream(None, CFG, stream_mode=modes))
+
+    def spec(r: Rec) -> None:
+        results = [e[1] for e in r["run"] if e[0] == "tasks" and "result" in e[1]]
+        assert results[0]["result"] == {"log": {"$writes": [["one.0"], ["one.1"]]}}
 
     return Case(graph, script=script, spec=spec)
