@@ -207,3 +207,48 @@ def a_task_writing_a_key_twice_shows_its_writes(g: EngineAPI) -> Case:
         assert results[0]["result"] == {"log": {"$writes": [["one.0"], ["one.1"]]}}
 
     return Case(graph, script=script, spec=spec)
+
+
+async def _root_events(graph: Any, *args: Any, **kwargs: Any) -> list[Any]:
+    """The graph run's own ``astream_events`` (v2) events: event, name, data, run id given.
+
+    Only root events are compared: sgdebug does not emit its nodes' events yet."""
+    out: list[Any] = []
+    async for event in graph.astream_events(*args, version="v2", **kwargs):
+        if not event["parent_ids"]:
+            out.append((event["event"], event["name"], event["data"], event["run_id"]))
+    return out
+
+
+@ckpt
+def astream_events_of_the_graph_run_and_graph_pipes(g: EngineAPI) -> Case:
+    from uuid import UUID
+
+    from langchain_core.runnables import RunnableLambda, RunnablePassthrough
+
+    graph = chain(g, interrupt_before=["c"])
+    run_id = {"run_id": UUID(int=7)}
+
+    def script() -> Script:
+        yield "events", attempt(lambda: asyncio.run(_root_events(graph, {"x": 1}, CFG)))
+        values = {**thread("v"), **run_id}
+        yield (
+            "values",
+            attempt(
+                lambda: asyncio.run(_root_events(graph, {"x": 2}, values, stream_mode="values"))
+            ),
+        )
+        piped = graph | RunnablePassthrough()
+        yield "pipe invoke", attempt(lambda: piped.invoke({"x": 3}, thread("p")))
+        yield "pipe stream", attempt(lambda: list(piped.stream({"x": 4}, thread("q"))))
+        upper = graph | RunnableLambda(lambda s: s["log"])
+        yield "pipe ainvoke", attempt(lambda: asyncio.run(upper.ainvoke({"x": 5}, thread("r"))))
+
+    def spec(r: Rec) -> None:
+        kinds = [e[0] for e in r["events"]]
+        assert kinds[0] == "on_chain_start" and kinds[-1] == "on_chain_end"
+        assert r["events"][-1][2] == {"output": {"x": 1, "log": ["a", "b"]}}
+        assert r["values"][0][3] == r["values"][-1][3]  # the given run id (normalised)
+        assert r["pipe ainvoke"] == ["a", "b"]
+
+    return Case(graph, script=script, spec=spec)
