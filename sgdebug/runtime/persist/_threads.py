@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sgdebug.runtime._constants import COPY, END, INPUT, INTERRUPT, START
+from sgdebug.runtime._constants import COPY, END, INPUT, INTERRUPT, ROOT, START
 from sgdebug.runtime.checkpoint.base import (
     SPECIAL_WRITES,
     BaseCheckpointSaver,
@@ -200,6 +200,8 @@ def snapshot(graph: GraphPlan, record: CheckpointRecord, *, latest: bool) -> Sta
         if ok:
             task.writes = [(w.channel, w.value) for w in regular if w.channel != "__no_writes__"]
             result = task_result(task.writes, graph.state_keys)
+            if graph.root:  # a snapshot shows a root state's result bare
+                result = result.get(ROOT)
             finished.append(task)
         if not (latest and ok):
             names.append(task.name)

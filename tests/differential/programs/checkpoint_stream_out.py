@@ -252,3 +252,26 @@ def astream_events_of_the_graph_run_and_graph_pipes(g: EngineAPI) -> Case:
         assert r["pipe ainvoke"] == ["a", "b"]
 
     return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def root_state_task_results_in_tasks_and_history(g: EngineAPI) -> Case:
+    import operator
+    from typing import Annotated
+
+    def one(state: Any) -> Any:
+        return [g.Command(update="a1"), g.Command(update="a2")]
+
+    b = g.StateGraph(Annotated[str, operator.add]).add_node("one", one)
+    b.add_node("two", lambda s: "b").add_edge(g.START, "one").add_edge("one", "two")
+    graph = b.compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        yield "tasks", events(lambda: graph.stream("", CFG, stream_mode="tasks"))
+        yield "history", history(graph)
+
+    def spec(r: Rec) -> None:
+        results = [t["result"] for h in r["history"] for t in h["tasks"]]
+        assert results == ["b", {"$writes": ["a1", "a2"]}, ""]
+
+    return Case(graph, script=script, spec=spec)
