@@ -87,7 +87,9 @@ def _modes(mode: str | Sequence[str] | None) -> tuple[str, ...]:
 class StreamShape:
     """How one stream's events become its chunks (see the module docstring)."""
 
-    __slots__ = ("multi", "output_mapper", "print_modes", "state_mapper", "stream_modes", "v2")
+    __slots__ = (
+        "multi", "output_mapper", "print_modes", "state_mapper", "stream_modes", "subgraphs", "v2",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -95,8 +97,11 @@ class StreamShape:
         print_modes: tuple[str, ...],
         multi: bool,
         version: str,
+        subgraphs: bool = False,
     ) -> None:
         self.stream_modes = frozenset(stream_modes)
+        self.subgraphs = subgraphs
+        """``stream(subgraphs=True)``: chunks carry the namespace they come from."""
         self.print_modes = frozenset(print_modes)
         self.multi = multi
         self.v2 = version == "v2"
@@ -108,29 +113,37 @@ class StreamShape:
         """Every mode the run's emitter must collect (streamed or printed)."""
         return tuple(self.stream_modes | self.print_modes)
 
-    def chunks(self, events: Iterable[tuple[str, Any]]) -> Iterator[Any]:
-        """The chunks of ``events``, printing those of the print modes."""
-        for mode, payload in events:
+    def chunks(self, events: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
+        """The chunks of ``events``, printing those of the print modes.
+
+        An event is ``(mode, payload)``, or ``(mode, payload, namespace)`` when it comes
+        from a subgraph (only collected with ``subgraphs=True``).
+        """
+        for event in events:
+            mode, payload = event[0], event[1]
             if mode in self.print_modes:
                 print(f"\033[1m[{mode}]\033[0m {payload!r}")
             if mode not in self.stream_modes:
                 continue
+            namespace = event[2] if len(event) == 3 else ()
             if self.v2:
-                yield self._part(mode, payload)
+                yield self._part(mode, payload, namespace)
+            elif self.subgraphs:
+                yield (namespace, mode, payload) if self.multi else (namespace, payload)
             else:
                 yield (mode, payload) if self.multi else payload
 
-    def _part(self, mode: str, payload: Any) -> dict[str, Any]:
+    def _part(self, mode: str, payload: Any, namespace: tuple[str, ...]) -> dict[str, Any]:
         if mode == "values":
             interrupts: Any = ()
             if isinstance(payload, dict):
                 interrupts = payload.pop(INTERRUPT, ())
                 if self.output_mapper is not None:
                     payload = self.output_mapper(payload)
-            return {"type": mode, "ns": (), "data": payload, "interrupts": interrupts}
+            return {"type": mode, "ns": namespace, "data": payload, "interrupts": interrupts}
         if mode in ("checkpoints", "debug") and self.state_mapper is not None:
             _map_checkpoint_values(payload, self.state_mapper)
-        return {"type": mode, "ns": (), "data": payload}
+        return {"type": mode, "ns": namespace, "data": payload}
 
 
 def shape_of(
@@ -139,12 +152,13 @@ def shape_of(
     print_mode: str | Sequence[str],
     debug: bool | None,
     version: str,
+    subgraphs: bool = False,
 ) -> StreamShape:
     """The shape of a ``stream`` call's chunks (``stream_mode=None``: ``"updates"``)."""
     streamed = _modes(stream_mode) or ("updates",)
     printed = ("updates", "values") if debug else _modes(print_mode)
     multi = not (stream_mode is None or isinstance(stream_mode, str))
-    shape = StreamShape(streamed, printed, multi, version)
+    shape = StreamShape(streamed, printed, multi, version, subgraphs)
     if shape.v2 and not graph.root:
         shape.output_mapper = _mapper(graph.builder.output_schema)
         shape.state_mapper = _mapper(graph.builder.state_schema)
@@ -210,8 +224,8 @@ class _Collected:
         elif self.version == "v2":
             self.latest = chunk["data"]
             self.interrupts.extend(chunk.get("interrupts", ()))
-        else:
-            mode, payload = chunk
+        else:  # (mode, payload), or (namespace, mode, payload) with subgraphs=True
+            mode, payload = chunk[-2], chunk[-1]
             if mode == "values":
                 self.latest = payload
             elif isinstance(payload, dict) and payload.get(INTERRUPT) is not None:

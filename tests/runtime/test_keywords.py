@@ -76,7 +76,6 @@ def test_an_unknown_run_keyword_is_a_type_error_and_runs_nothing(call: str) -> N
 @pytest.mark.parametrize(
     ("keyword", "value"),
     [
-        ("control", object()),
         ("version", "v3"),
     ],
 )
@@ -87,12 +86,6 @@ def test_a_run_keyword_langgraph_takes_and_we_do_not_is_named(
     with pytest.raises(NotImplementedError, match=rf"^{call}\({keyword}=.*not supported"):
         RUNNERS[call](**{keyword: value})
     assert CALLS == []
-
-
-@pytest.mark.parametrize("call", ["stream", "astream"])
-def test_stream_subgraphs_is_refused_not_ignored(call: str) -> None:
-    with pytest.raises(NotImplementedError, match=rf"^{call}\(subgraphs=True\) is not supported"):
-        RUNNERS[call](subgraphs=True)
 
 
 @pytest.mark.parametrize("call", RUNNERS)
@@ -153,17 +146,14 @@ def test_a_refused_keyword_saves_nothing_on_the_thread() -> None:
     graph = _graph(saver)
     config = {"configurable": {"thread_id": "t"}}
     with pytest.raises(NotImplementedError):
-        list(graph.stream({"x": 0}, config, subgraphs=True))
+        list(graph.stream({"x": 0}, config, checkpoint_during=True))
     assert list(graph.get_state_history(config)) == []
 
 
 @pytest.mark.parametrize(
     ("keyword", "value"),
     [
-        ("retry_policy", object()),
         ("cache_policy", object()),
-        ("error_handler", bump),
-        ("timeout", 1.0),
         ("trace_policy", object()),
     ],
 )
@@ -174,7 +164,7 @@ def test_add_node_names_the_policy_it_does_not_support(keyword: str, value: Any)
     assert builder.nodes == {}
 
 
-@pytest.mark.parametrize("keyword", ["retry_policy", "cache_policy", "error_handler", "timeout"])
+@pytest.mark.parametrize("keyword", ["cache_policy"])
 def test_set_node_defaults_names_the_policy_it_does_not_support(keyword: str) -> None:
     builder = StateGraph(S)
     assert builder.set_node_defaults() is builder
