@@ -21,7 +21,7 @@ from sgdebug.runtime.engine._step_failure import StepFailure, commit_failure, pl
 from sgdebug.runtime.errors import EmptyInputError, InvalidUpdateError
 from sgdebug.runtime.graph._node import Write, return_writes, task_result
 from sgdebug.runtime.persist._persist import ERROR, NULL_TASK, RESUME, Persistence, pending_by_task
-from sgdebug.runtime.persist._update import apply_node_updates, check_several
+from sgdebug.runtime.persist._update import apply_node_updates, check_several, updates_of_copy
 from sgdebug.runtime.types import Command, Interrupt, PregelTask, StateSnapshot, StateUpdate
 
 if TYPE_CHECKING:
@@ -408,7 +408,10 @@ def update_superstep(
     step = run.step
     if as_node == COPY:
         parent = record.parent_id if record is not None else None
-        return config_of(persist.save_record(run, "fork", step=step, parent=parent))
+        copied = config_of(persist.save_record(run, "fork", step=step, parent=parent))
+        if isinstance(values, list) and values:  # copy, then update the copy
+            return update_superstep(graph, copied, updates_of_copy(values))
+        return copied
     if as_node == INPUT:  # the first checkpoint of a thread is its input, at step -1
         run.apply_writes([(START, values)])
         step = step if record is not None else -1
