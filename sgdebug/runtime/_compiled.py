@@ -193,6 +193,7 @@ class CompiledStateGraph(GraphPlan):
     abulk_update_state = _state.abulk_update_state
     with_config, copy, get_name = _api.with_config, _api.copy, _api.get_name
     batch, abatch = _api.batch, _api.abatch
+    astream_events, __or__ = _api.astream_events, _api.or_
     channels, input_channels = property(_api.channels), property(_api.input_channels)
     output_channels, stream_channels = (
         property(_api.output_channels),

@@ -14,6 +14,7 @@ from sgdebug.runtime.checkpoint.base import (
     split_thread_key,
 )
 from sgdebug.runtime.engine._nesting import NS_SEP
+from sgdebug.runtime.graph._node import task_result
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._state import RunState
@@ -83,7 +84,7 @@ def _resumed_task(
     )
     regular = [w for w in writes if w.channel not in SPECIAL_WRITES]
     if regular:
-        head["result"] = {w.channel: w.value for w in regular if w.channel in keys}
+        head["result"] = task_result([(w.channel, w.value) for w in regular], keys)
     return {**head, "interrupts": raised, "state": None}
 
 
