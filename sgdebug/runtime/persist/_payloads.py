@@ -12,9 +12,11 @@ from sgdebug.runtime.checkpoint.base import (
     CheckpointRecord,
     PendingWrite,
 )
+from sgdebug.runtime.engine._nesting import checkpoint_ns
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._state import RunState
+    from sgdebug.runtime.engine._task import Task
 
 __all__ = ["ERROR", "checkpoint_event", "resumed_event"]
 
@@ -34,8 +36,21 @@ def checkpoint_event(
         "values": run.read_values(run.graph.stream_keys),
         "metadata": record.metadata,
         "next": [t.name for t in tasks],
-        "tasks": [{"id": t.id, "name": t.name, "interrupts": (), "state": None} for t in tasks],
+        "tasks": [
+            {"id": t.id, "name": t.name, "interrupts": (), "state": _task_state(run, t)}
+            for t in tasks
+        ],
     }
+
+
+def _task_state(run: RunState, task: Task) -> dict[str, Any] | None:
+    """A pending task's ``state``: for a node that runs a subgraph (``node.subgraphs``),
+    the config naming the subgraph's checkpoints (its thread and namespace); else none."""
+    if not task.node.subgraphs:
+        return None
+    namespace = checkpoint_ns((*run.namespace, f"{task.name}:{task.id}"))
+    thread_id = (run.config.get("configurable") or {}).get("thread_id")
+    return {"configurable": {"thread_id": thread_id, "checkpoint_ns": namespace}}
 
 
 def resumed_event(
@@ -68,7 +83,7 @@ def _resumed_task(
     head = {"id": task["id"], "name": task["name"]}
     error = next((w.value for w in writes if w.channel == ERROR), None)
     if error is not None:
-        return {**head, "error": error, "state": None}
+        return {**head, "error": error, "state": task["state"]}
     raised = tuple(
         {"value": i.value, "id": i.id, "response_schema": i.response_schema}
         for w in writes
@@ -78,7 +93,7 @@ def _resumed_task(
     regular = [w for w in writes if w.channel not in SPECIAL_WRITES]
     if regular:
         head["result"] = {w.channel: w.value for w in regular if w.channel in keys}
-    return {**head, "interrupts": raised, "state": None}
+    return {**head, "interrupts": raised, "state": task["state"]}
 
 
 def _stream_config(record: CheckpointRecord) -> dict[str, Any]:
