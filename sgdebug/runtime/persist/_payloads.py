@@ -75,7 +75,7 @@ def _resumed_task(
     head = {"id": task["id"], "name": task["name"]}
     error = next((w.value for w in writes if w.channel == ERROR), None)
     if error is not None:
-        return {**head, "error": error, "state": None}
+        return {**head, "error": error, "state": task["state"]}
     raised = tuple(
         {"value": i.value, "id": i.id, "response_schema": i.response_schema}
         for w in writes
@@ -85,7 +85,7 @@ def _resumed_task(
     regular = [w for w in writes if w.channel not in SPECIAL_WRITES]
     if regular:
         head["result"] = task_result([(w.channel, w.value) for w in regular], keys)
-    return {**head, "interrupts": raised, "state": None}
+    return {**head, "interrupts": raised, "state": task["state"]}
 
 
 def subgraph_config(record: CheckpointRecord, task: Task) -> dict[str, Any] | None:
