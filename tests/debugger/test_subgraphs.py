@@ -189,3 +189,31 @@ def test_tasks_that_ran_inside_the_subgraph_carry_its_namespace() -> None:
     ]  # fmt: skip
     assert inner[0].namespace[0].startswith("research:")
     assert all(t.namespace == () and t.frame == () for t in ran if "/" not in t.name)
+
+
+@on_both
+def test_both_engines_report_the_tasks_that_ran_inside_the_subgraph(engine: EngineName) -> None:
+    from sgdebug.debugger.events import TaskRan
+
+    session = sample("nested", engine)
+    ran: list[str] = []
+
+    def heard(event: object) -> None:
+        if isinstance(event, TaskRan):
+            ran.append(event.task.name)
+
+    session.subscribe(heard)
+    ok(session, "restart")
+    outcome = ok(session, "continue")
+    inner = [name for name in ran if "/" in name]
+    assert inner == ["research/gather", "research/summarize"]
+    assert ran.index("plan") < ran.index("research/gather")
+    assert "in subgraph research: gather wrote notes" in outcome.notes
+
+
+def test_a_graph_without_subgraphs_gets_no_subgraph_emitter() -> None:
+    from sgdebug.debugger.engines._native_subgraphs import subgraph_emitter
+    from sgdebug.sample_graphs import load
+
+    assert subgraph_emitter(load("loop").graph) is None
+    assert subgraph_emitter(load("nested").graph) is not None

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sgdebug.debugger.engine import Capabilities, EngineRefused, Observer, Settled
+from sgdebug.debugger.engines import _native_subgraphs as inner
 from sgdebug.debugger.engines._native_history import history
 from sgdebug.debugger.history import config_for
 from sgdebug.debugger.results import ErrorInfo, HistoryEntry, Mutation, TaskInfo
@@ -67,6 +68,7 @@ class _Hook(BaseHook):
         )
 
     def after_task(self, run: RunView, task: Task) -> bool:
+        inner.report_inner_tasks(run.emit, self.observer)
         if self.observer is not None:
             self.observer.task_ran(task_info(task))
         return False
@@ -226,7 +228,8 @@ class NativeEngine:
         if self.recursion_limit is not None:
             config["recursion_limit"] = self.recursion_limit
         try:
-            run = self.compiled.start(input, config, hooks=[self._hook])
+            emit = inner.subgraph_emitter(self.compiled)
+            run = self.compiled.start(input, config, hooks=[self._hook], emit=emit)
         except Exception as exc:
             raise EngineRefused(_describe(exc)) from exc
         self.drop()
