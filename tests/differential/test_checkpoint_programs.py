@@ -32,8 +32,10 @@ from .programs import (  # noqa: F401 - registers the programs
     checkpoint_failures,
     checkpoint_history,
     checkpoint_interrupts,
+    checkpoint_policies,
     checkpoint_response,
     checkpoint_stream_out,
+    checkpoint_subgraphs,
     checkpoint_tuples,
     checkpoint_update,
 )

@@ -7,6 +7,7 @@ True)``, see :mod:`._forward`) is ``(mode, payload, namespace)``.
 from __future__ import annotations
 
 import datetime
+import threading
 from collections.abc import AsyncIterable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +16,8 @@ from sgdebug.runtime.errors import ParentCommand
 from sgdebug.runtime.graph._node import updates_payload
 
 if TYPE_CHECKING:
-    from sgdebug.runtime.engine._forward import Forward
+    from sgdebug.runtime.engine._forward import Sink
+    from sgdebug.runtime.engine._messages_mode import MessagesStream
     from sgdebug.runtime.engine._task import Task
     from sgdebug.runtime.engine._view import RunView
 
@@ -31,7 +33,10 @@ def _now() -> str:
 class Emitter:
     """Receives a run's events and keeps those of the requested stream modes, in order."""
 
-    __slots__ = ("events", "forward", "kept", "modes", "subgraphs", "update_keys", "values_keys")
+    __slots__ = (
+        "early", "events", "forward", "kept", "lock", "messages", "modes", "subgraphs",
+        "update_keys", "values_keys",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -53,14 +58,26 @@ class Emitter:
         self.events: list[tuple[Any, ...]] = []
         self.subgraphs = subgraphs
         """Whether the runs of subgraphs forward their events here (``subgraphs=True``)."""
-        self.forward: Forward | None = None
+        self.forward: Sink | None = None
         """Where this (subgraph's) run's events go on, besides its own caller's stream."""
         self.kept: list[tuple[Any, ...]] = []
+        self.lock = threading.Lock()
+        self.early: set[str] = set()
+        """Ids of the step's tasks reported as they finished (:meth:`finished`)."""
+        """Serialises :meth:`flush` (tasks in several threads may flush at once)."""
         """Events flushed to :attr:`forward` that the run's own caller streams too."""
+        self.messages: MessagesStream | None = None
+        """The ``messages`` mode's state, when it is streamed."""
+        if "messages" in self.modes:
+            from sgdebug.runtime.engine._messages_mode import MessagesStream
+
+            self.messages = MessagesStream(self)
 
     def __call__(self, mode: str, payload: Any) -> None:
         if mode in self.modes:
             self.events.append((mode, payload))
+            if self.forward is not None:  # (a custom chunk, while a task runs)
+                self.flush()
 
     def drain(self) -> list[tuple[Any, ...]]:
         """The events collected since the last drain (for the run's own caller)."""
@@ -74,12 +91,19 @@ class Emitter:
     def flush(self) -> None:
         """Pass the events collected so far on to the parent's stream (:attr:`forward`).
 
-        Called where no collected event can change any more: once a step is planned (the
-        previous commit's events stand) and when an advance of the run returns.
+        Called where no collected event can change any more: while tasks run (a custom
+        chunk, a task's result, a subgraph's events), once a step is planned (the previous
+        commit's events stand) and when an advance of the run returns. Tasks in several
+        threads may flush at once: each event goes on once, in order.
         """
-        if self.forward is not None and self.events:
-            self.kept += self.forward.pass_on(self.events)
-            self.events = []
+        forward = self.forward
+        if forward is None or not self.events:
+            return
+        with self.lock:
+            events = self.events
+            batch = events[: len(events)]  # appends from other threads stay for the next
+            del events[: len(batch)]
+            self.kept += forward.pass_on(batch)
 
     def values(self, run: RunView, updated: set[str]) -> None:
         """After a commit: the state, if a streamed channel changed."""
@@ -94,8 +118,26 @@ class Emitter:
         """After a task ran: its ``updates`` (none for a task that failed before writing)
         and ``tasks`` / ``debug`` entries. A ``Command.PARENT`` leaving the graph (as
         :class:`ParentCommand`) is not a result: its task reports nothing."""
+        if self.early and task.id in self.early:
+            return  # reported as it finished (:meth:`finished`)
+        self._result(run, task)
+        if self.forward is not None:
+            self.flush()
+
+    def finished(self, run: RunView, task: Task) -> None:
+        """A task of a step of several finished while others may still run: a stream that
+        passes events on as they settle reports it now (as LangGraph does, in the order
+        tasks finish); an interrupted or failed one waits for the step's report."""
+        if task.done and not task.interrupts:
+            self._result(run, task)
+            self.early.add(task.id)
+            self.flush()
+
+    def _result(self, run: RunView, task: Task) -> None:
         if isinstance(task.error, ParentCommand):
             return
+        if self.messages is not None and not task.interrupts and task.name != START:
+            self.messages.finished(run, task)
         if task.error is None or task.writes:
             self.events.extend(self._updates(run, task))
         self._task_result_event(run, task)
@@ -124,7 +166,7 @@ class Emitter:
         tail = self.events[at:]
         del self.events[at:]
         for task in tasks:
-            self.task_result(run, task)
+            self._result(run, task)
         self.events.extend(tail)
 
     def truncate(self, at: int) -> None:
@@ -138,6 +180,8 @@ class Emitter:
 
     def planned(self, run: RunView, tasks: Sequence[Task]) -> None:
         """After planning: the ``tasks`` / ``debug`` start events."""
+        if self.early:
+            self.early = set()
         if not self.modes & _TASK_MODES:
             self.flush()
             return
