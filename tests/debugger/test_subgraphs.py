@@ -108,8 +108,11 @@ def test_plain_node_breakpoints_still_work_around_the_subgraph(engine: EngineNam
 # -- frames (a run stopped inside a subgraph: an interrupt() there, on LangGraph) ---------------
 
 
-def test_stopped_inside_the_subgraph_the_views_show_its_frame_and_up_down_move() -> None:
-    session = sample("nested", "langgraph")
+@on_both
+def test_stopped_inside_the_subgraph_the_views_show_its_frame_and_up_down_move(
+    engine: EngineName,
+) -> None:
+    session = sample("nested", engine)
     ok(session, "restart")
     assert stopped(ok(session, "continue")) == ("interrupted", "interrupt", 2)
     frame = current_frame(session)
@@ -144,17 +147,19 @@ def test_stopped_inside_the_subgraph_the_views_show_its_frame_and_up_down_move()
     assert values(session)["report"] == "Report on heat pumps: 2 notes, seen from costs"
 
 
-def test_native_runs_are_never_inside_a_subgraph_yet() -> None:
-    session = sample("nested", "native")
-    ok(session, "restart")
-    ok(session, "break before write")
-    ok(session, "continue")
-    assert current_frame(session).breadcrumb == ""
-    assert refused(session, "up").message == "up: the run is not inside a subgraph"
+def test_the_history_lists_the_subgraphs_checkpoints_under_the_parent_step() -> None:
+    session = sample("nested", "langgraph")  # (the runtime's saver lists one namespace)
+    run(session, "restart", "continue")
+    [entry] = [e for e in current_frame(session).entries if e.subgraph_steps]
+    assert entry.index == 2 and entry.ran == ("plan",)
+    assert entry.subgraph_steps == ("research step 1 loop ran gather \u2192 summarize",)
 
 
-def test_edits_in_the_subgraph_frame_change_the_subgraphs_state_and_the_run_uses_them() -> None:
-    session = sample("nested", "langgraph")
+@on_both
+def test_edits_in_the_subgraph_frame_change_the_subgraphs_state_and_the_run_uses_them(
+    engine: EngineName,
+) -> None:
+    session = sample("nested", engine)
     run(session, "restart", "continue")
     parent_before = session.view().values
     assert ok(session, "set notes = ['only this']").message == (

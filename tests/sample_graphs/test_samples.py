@@ -42,21 +42,6 @@ ENGINE_PARAMS = [
 ]
 needs_runtime = pytest.mark.skipif(RUNTIME_MISSING is not None, reason=str(RUNTIME_MISSING))
 
-NATIVE_PENDING: dict[str, str] = {
-    "nested": "sgdebug's runtime drops interrupt() inside a subgraph until brief 15a lands",
-}
-"""Samples whose run on sgdebug's runtime is known to differ from LangGraph's, and why;
-their tests are strict expected failures, so the day the runtime catches up they fail and
-this entry goes."""
-
-
-def native_pending(name: str) -> Any:
-    """``name`` as a test parameter, an expected failure on sgdebug's runtime if pending."""
-    if name not in NATIVE_PENDING:
-        return pytest.param(name)
-    return pytest.param(name, marks=pytest.mark.xfail(reason=NATIVE_PENDING[name], strict=True))
-
-
 # Each sample with its default parameters, plus the parameterised variants worth checking.
 CASES: list[tuple[str, dict[str, Any]]] = [
     *((name, {}) for name in SAMPLES),
@@ -292,13 +277,7 @@ def test_approval_asks_until_the_reviewer_says_yes(engine: Engine) -> None:
     assert done["status"] == "sent: Hello, about a refund for order 1234: we are on it. (say when)"
 
 
-def _nested_engines() -> list[Any]:
-    pending = pytest.mark.xfail(reason=NATIVE_PENDING["nested"], strict=True)
-    return [pytest.param(p.values[0], marks=[*p.marks, *([pending] if p.values[0] == "sgdebug"
-            else [])]) for p in ENGINE_PARAMS]  # fmt: skip
-
-
-@pytest.mark.parametrize("engine", _nested_engines())
+@pytest.mark.parametrize("engine", ENGINE_PARAMS)
 def test_nested_asks_inside_the_research_subgraph(engine: Engine) -> None:
     lg = sample_graphs.api(engine)
     nested = load("nested")
@@ -344,12 +323,7 @@ def test_samples_that_ask_a_human_stop_at_their_question_without_a_checkpointer(
 
 
 @needs_runtime
-@pytest.mark.parametrize(
-    ("name", "params"),
-    [pytest.param(*native_pending(name).values, params, marks=native_pending(name).marks)
-     for name, params in CASES],
-    ids=CASE_IDS,
-)  # fmt: skip
+@pytest.mark.parametrize(("name", "params"), CASES, ids=CASE_IDS)
 def test_engines_agree(name: str, params: dict[str, Any]) -> None:
     ours, theirs = (run(name, engine, **params) for engine in ("sgdebug", "langgraph"))
     assert comparable(ours.result) == comparable(theirs.result)
@@ -358,7 +332,7 @@ def test_engines_agree(name: str, params: dict[str, Any]) -> None:
 
 
 @needs_runtime
-@pytest.mark.parametrize("name", [native_pending(name) for name in SAMPLES])
+@pytest.mark.parametrize("name", list(SAMPLES))
 def test_module_graph_is_compiled_by_sgdebug(name: str) -> None:
     module = load(name)
     graph: Any = module.graph

@@ -10,13 +10,23 @@ graph without subgraph nodes gets no emitter and pays nothing.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sgdebug.debugger.engine import Observer
+from sgdebug.debugger.engines import _lg_subgraphs as shared
 from sgdebug.debugger.engines._lg_subgraphs import StepEvents
+from sgdebug.debugger.history import config_for
+from sgdebug.debugger.results import TaskInfo
 from sgdebug.runtime.engine._stream import Emitter
 
-__all__ = ["has_subgraph_nodes", "report_inner_tasks", "subgraph_emitter"]
+__all__ = [
+    "edit_frame",
+    "has_subgraph_nodes",
+    "report_inner_tasks",
+    "subgraph_emitter",
+    "with_subgraph_states",
+]
 
 _MODE = "tasks"
 
@@ -50,3 +60,24 @@ def report_inner_tasks(emit: Emitter | None, observer: Observer | None) -> None:
         _mode, payload, namespace = event
         kind = "task_result" if "result" in payload or "error" in payload else "task"
         reader.see(namespace, {"type": kind, "payload": payload})
+
+
+def with_subgraph_states(
+    graph: Any, thread_id: str | None, checkpoint_id: str | None, tasks: tuple[TaskInfo, ...]
+) -> tuple[TaskInfo, ...]:
+    """``tasks`` with the snapshot of each subgraph one of them stopped in (an interrupt
+    inside it), read with ``get_state(subgraphs=True)``; unchanged when none did."""
+    if thread_id is None or not any(t.interrupts for t in tasks):
+        return tasks
+    if not has_subgraph_nodes(graph):
+        return tasks
+    try:
+        full = graph.get_state(config_for(thread_id, checkpoint_id), subgraphs=True)
+    except Exception:  # (the step's inputs cannot be built: shown without them)
+        return tasks
+    return shared.with_subgraphs(tasks, shared.subgraph_states(full))
+
+
+def edit_frame(graph: Any, config: Mapping[str, Any], writes: Sequence[tuple[str, Any]]) -> None:
+    """``update_state`` on a subgraph's config (a new checkpoint in its namespace)."""
+    graph.update_state(dict(config), dict(writes))

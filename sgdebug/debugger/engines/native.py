@@ -161,10 +161,15 @@ class NativeEngine:
 
     def tasks(self) -> tuple[TaskInfo, ...]:
         if self.run is not None:
-            return tuple(task_info(t) for t in self.run.tasks)
-        if self.thread_id is None or self.cursor is None:
+            found = tuple(task_info(t) for t in self.run.tasks)
+        elif self.thread_id is None or self.cursor is None:
             return ()
-        return self._at().tasks
+        else:
+            found = self._at().tasks
+        return inner.with_subgraph_states(self.compiled, self.thread_id, self.checkpoint_id, found)
+
+    def edit_frame(self, config: Mapping[str, Any], writes: Sequence[tuple[str, Any]]) -> None:
+        inner.edit_frame(self.compiled, config, writes)
 
     def interrupts(self) -> tuple[Interrupt, ...]:
         if self.run is not None:
