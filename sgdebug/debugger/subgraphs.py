@@ -38,8 +38,8 @@ LANGGRAPH_SUBGRAPH: Final = (
     "at an interrupt() there (then the tasks pane shows the subgraph's state)"
 )
 NATIVE_SUBGRAPH: Final = (
-    "sgdebug's runtime does not stop inside a subgraph yet: it keeps no subgraph checkpoints "
-    "to stop at (issue 15)"
+    "the debugger stops inside a subgraph only at an interrupt() there (then the panes show "
+    "its frame); breakpoints, until and step on a subgraph's nodes are not built yet"
 )
 
 

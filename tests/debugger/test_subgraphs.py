@@ -108,8 +108,11 @@ def test_plain_node_breakpoints_still_work_around_the_subgraph(engine: EngineNam
 # -- frames (a run stopped inside a subgraph: an interrupt() there, on LangGraph) ---------------
 
 
-def test_stopped_inside_the_subgraph_the_views_show_its_frame_and_up_down_move() -> None:
-    session = sample("nested", "langgraph")
+@on_both
+def test_stopped_inside_the_subgraph_the_views_show_its_frame_and_up_down_move(
+    engine: EngineName,
+) -> None:
+    session = sample("nested", engine)
     ok(session, "restart")
     assert stopped(ok(session, "continue")) == ("interrupted", "interrupt", 2)
     frame = current_frame(session)
@@ -144,17 +147,19 @@ def test_stopped_inside_the_subgraph_the_views_show_its_frame_and_up_down_move()
     assert values(session)["report"] == "Report on heat pumps: 2 notes, seen from costs"
 
 
-def test_native_runs_are_never_inside_a_subgraph_yet() -> None:
-    session = sample("nested", "native")
-    ok(session, "restart")
-    ok(session, "break before write")
-    ok(session, "continue")
-    assert current_frame(session).breadcrumb == ""
-    assert refused(session, "up").message == "up: the run is not inside a subgraph"
+def test_the_history_lists_the_subgraphs_checkpoints_under_the_parent_step() -> None:
+    session = sample("nested", "langgraph")  # (the runtime's saver lists one namespace)
+    run(session, "restart", "continue")
+    [entry] = [e for e in current_frame(session).entries if e.subgraph_steps]
+    assert entry.index == 2 and entry.ran == ("plan",)
+    assert entry.subgraph_steps == ("research step 1 loop ran gather \u2192 summarize",)
 
 
-def test_edits_in_the_subgraph_frame_change_the_subgraphs_state_and_the_run_uses_them() -> None:
-    session = sample("nested", "langgraph")
+@on_both
+def test_edits_in_the_subgraph_frame_change_the_subgraphs_state_and_the_run_uses_them(
+    engine: EngineName,
+) -> None:
+    session = sample("nested", engine)
     run(session, "restart", "continue")
     parent_before = session.view().values
     assert ok(session, "set notes = ['only this']").message == (
@@ -189,3 +194,31 @@ def test_tasks_that_ran_inside_the_subgraph_carry_its_namespace() -> None:
     ]  # fmt: skip
     assert inner[0].namespace[0].startswith("research:")
     assert all(t.namespace == () and t.frame == () for t in ran if "/" not in t.name)
+
+
+@on_both
+def test_both_engines_report_the_tasks_that_ran_inside_the_subgraph(engine: EngineName) -> None:
+    from sgdebug.debugger.events import TaskRan
+
+    session = sample("nested", engine)
+    ran: list[str] = []
+
+    def heard(event: object) -> None:
+        if isinstance(event, TaskRan):
+            ran.append(event.task.name)
+
+    session.subscribe(heard)
+    ok(session, "restart")
+    outcome = ok(session, "continue")
+    inner = [name for name in ran if "/" in name]
+    assert inner == ["research/gather", "research/summarize"]
+    assert ran.index("plan") < ran.index("research/gather")
+    assert "in subgraph research: gather wrote notes" in outcome.notes
+
+
+def test_a_graph_without_subgraphs_gets_no_subgraph_emitter() -> None:
+    from sgdebug.debugger.engines._native_subgraphs import subgraph_emitter
+    from sgdebug.sample_graphs import load
+
+    assert subgraph_emitter(load("loop").graph) is None
+    assert subgraph_emitter(load("nested").graph) is not None

@@ -42,19 +42,6 @@ ENGINE_PARAMS = [
 ]
 needs_runtime = pytest.mark.skipif(RUNTIME_MISSING is not None, reason=str(RUNTIME_MISSING))
 
-NATIVE_PENDING: dict[str, str] = {}
-"""Samples whose run on sgdebug's runtime is known to differ from LangGraph's, and why;
-their tests are strict expected failures, so the day the runtime catches up they fail and
-this entry goes."""
-
-
-def native_pending(name: str) -> Any:
-    """``name`` as a test parameter, an expected failure on sgdebug's runtime if pending."""
-    if name not in NATIVE_PENDING:
-        return pytest.param(name)
-    return pytest.param(name, marks=pytest.mark.xfail(reason=NATIVE_PENDING[name], strict=True))
-
-
 # Each sample with its default parameters, plus the parameterised variants worth checking.
 CASES: list[tuple[str, dict[str, Any]]] = [
     *((name, {}) for name in SAMPLES),
@@ -336,12 +323,7 @@ def test_samples_that_ask_a_human_stop_at_their_question_without_a_checkpointer(
 
 
 @needs_runtime
-@pytest.mark.parametrize(
-    ("name", "params"),
-    [pytest.param(*native_pending(name).values, params, marks=native_pending(name).marks)
-     for name, params in CASES],
-    ids=CASE_IDS,
-)  # fmt: skip
+@pytest.mark.parametrize(("name", "params"), CASES, ids=CASE_IDS)
 def test_engines_agree(name: str, params: dict[str, Any]) -> None:
     ours, theirs = (run(name, engine, **params) for engine in ("sgdebug", "langgraph"))
     assert comparable(ours.result) == comparable(theirs.result)
@@ -350,7 +332,7 @@ def test_engines_agree(name: str, params: dict[str, Any]) -> None:
 
 
 @needs_runtime
-@pytest.mark.parametrize("name", [native_pending(name) for name in SAMPLES])
+@pytest.mark.parametrize("name", list(SAMPLES))
 def test_module_graph_is_compiled_by_sgdebug(name: str) -> None:
     module = load(name)
     graph: Any = module.graph

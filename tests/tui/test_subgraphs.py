@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
 from sgdebug.tui.app import DebuggerApp
@@ -60,7 +61,10 @@ def test_a_run_stopped_inside_the_subgraph_opens_it_with_the_inner_node_marked()
     drive(sample_session("nested", engine="langgraph"), scenario)
 
 
-def test_inside_the_subgraph_the_panes_show_its_frame_and_keys_move_up_and_down() -> None:
+@pytest.mark.parametrize("engine", ["native", "langgraph"])
+def test_inside_the_subgraph_the_panes_show_its_frame_and_keys_move_up_and_down(
+    engine: str,
+) -> None:
     async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
         crumb = app.query_one(Breadcrumb)
         assert not crumb.display  # not inside a subgraph yet
@@ -78,7 +82,7 @@ def test_inside_the_subgraph_the_panes_show_its_frame_and_keys_move_up_and_down(
         await enter_command(app, pilot, "resume 'costs'")
         assert not crumb.display and app.frame is not None and app.frame.view.status == "done"
 
-    drive(sample_session("nested", engine="langgraph"), scenario)
+    drive(sample_session("nested", engine=engine), scenario)
 
 
 def test_the_history_shows_the_subgraphs_checkpoints_under_the_step_that_ran_them() -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sgdebug.debugger.engine import Capabilities, EngineRefused, Observer, Settled
+from sgdebug.debugger.engines import _native_subgraphs as inner
 from sgdebug.debugger.engines._native_history import history
 from sgdebug.debugger.history import config_for
 from sgdebug.debugger.results import ErrorInfo, HistoryEntry, Mutation, TaskInfo
@@ -67,6 +68,7 @@ class _Hook(BaseHook):
         )
 
     def after_task(self, run: RunView, task: Task) -> bool:
+        inner.report_inner_tasks(run.emit, self.observer)
         if self.observer is not None:
             self.observer.task_ran(task_info(task))
         return False
@@ -159,10 +161,15 @@ class NativeEngine:
 
     def tasks(self) -> tuple[TaskInfo, ...]:
         if self.run is not None:
-            return tuple(task_info(t) for t in self.run.tasks)
-        if self.thread_id is None or self.cursor is None:
+            found = tuple(task_info(t) for t in self.run.tasks)
+        elif self.thread_id is None or self.cursor is None:
             return ()
-        return self._at().tasks
+        else:
+            found = self._at().tasks
+        return inner.with_subgraph_states(self.compiled, self.thread_id, self.checkpoint_id, found)
+
+    def edit_frame(self, config: Mapping[str, Any], writes: Sequence[tuple[str, Any]]) -> None:
+        inner.edit_frame(self.compiled, config, writes)
 
     def interrupts(self) -> tuple[Interrupt, ...]:
         if self.run is not None:
@@ -226,7 +233,8 @@ class NativeEngine:
         if self.recursion_limit is not None:
             config["recursion_limit"] = self.recursion_limit
         try:
-            run = self.compiled.start(input, config, hooks=[self._hook])
+            emit = inner.subgraph_emitter(self.compiled)
+            run = self.compiled.start(input, config, hooks=[self._hook], emit=emit)
         except Exception as exc:
             raise EngineRefused(_describe(exc)) from exc
         self.drop()

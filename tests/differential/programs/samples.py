@@ -14,14 +14,8 @@ from sgdebug.sample_graphs._engines import EngineAPI
 
 from ..harness import Case, program
 
-PENDING: dict[str, str] = {
-    "nested": "interrupt() inside a subgraph: sgdebug's runtime gets it with brief 15a, whose "
-    "subgraph programs cover it; register it here then",
-}
-"""Samples not run as differential programs yet, and why (each one a known runtime gap)."""
-
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
-    *((name, {}) for name in SAMPLES if name not in PENDING),
+    *((name, {}) for name in SAMPLES),
     ("fanout", {"width": 5}),
     ("map_reduce", {"items": 1}),
     ("loop", {"iterations": 1}),
