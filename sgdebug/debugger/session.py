@@ -44,6 +44,7 @@ from sgdebug.debugger.events import Observer
 from sgdebug.debugger.motion import UNSET, MotionVerbs
 from sgdebug.debugger.queries import QueryVerbs
 from sgdebug.debugger.results import Outcome, SessionStatus, SessionView, Stop
+from sgdebug.debugger.step_times import StepTimes
 from sgdebug.debugger.target import (
     LoadedTargetLike,
     SessionOptions,
@@ -92,6 +93,9 @@ class Session:
         self._motion = MotionVerbs(self.core)
         self._edits = EditVerbs(self.core, self._motion)
         self._queries = QueryVerbs(self.core)
+        self.step_times = StepTimes(store)
+        """How long each superstep's tasks ran (kept in the session file, when there is one)."""
+        self.core.subscribe(self.step_times.follow)
 
     # -- what the session is -----------------------------------------------------------------
 
