@@ -16,7 +16,14 @@ from textual.widgets import Static
 from sgdebug.debugger.frame import END_NODE, START_NODE, NodeState, NodeStatus
 from sgdebug.inspect import Drawing, DrawnNode, draw
 from sgdebug.inspect.topology import Topology
-from sgdebug.tui.graph_paint import LEGEND, STATUS_WORD, Palette, edge_legend, paint
+from sgdebug.tui.graph_paint import (
+    LEGEND,
+    LIST_GUTTER,
+    STATUS_WORD,
+    Palette,
+    edge_legend,
+    paint,
+)
 
 __all__ = ["GraphPane"]
 
@@ -92,6 +99,8 @@ class GraphPane(VerticalScroll, can_focus=True):
         width = max(8, self.scrollable_content_region.width)
         height = max(3, self.scrollable_content_region.height - _FOOTER_ROWS)
         self.drawing = draw(self.topology, width=width, height=height)
+        if self.drawing.mode == "list":  # paint puts its marks before the list's lines
+            self.drawing = draw(self.topology, width=width - LIST_GUTTER, height=height)
         self._repaint()
 
     def _repaint(self) -> None:
