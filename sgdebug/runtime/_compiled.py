@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any, Literal, Protocol
 
 from sgdebug.runtime import _compiled_api as _api
 from sgdebug.runtime import _compiled_state as _state
 from sgdebug.runtime import _schema_json as _json
+from sgdebug.runtime import _stream_out as _out
+from sgdebug.runtime import _subgraph_runs as _subruns
 from sgdebug.runtime._constants import (
     DEFAULT_RECURSION_LIMIT,
     INTERRUPT,
@@ -18,16 +21,18 @@ from sgdebug.runtime._keywords import (
     RunRequest,
     check_durability,
     refuse_run_keywords,
-    refuse_unsupported,
 )
+from sgdebug.runtime.engine._drain import inherited_control
+from sgdebug.runtime.engine._forward import astream_events, nested_emitter, stream_events
 from sgdebug.runtime.engine._hooks import PauseHook
 from sgdebug.runtime.engine._nesting import current_parent
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
-from sgdebug.runtime.engine._stream import Emitter
+from sgdebug.runtime.engine._stream import Emitter, anested_output, nested_output
 from sgdebug.runtime.errors import (
     EmptyInputError,
     InvalidUpdateError,
 )
+from sgdebug.runtime.graph import _subgraphs
 from sgdebug.runtime.graph._plan import CompileOptions, GraphPlan
 from sgdebug.runtime.graph._schema import is_dataclass_type, is_pydantic_model
 from sgdebug.runtime.graph._specs import Blueprint
@@ -36,7 +41,7 @@ from sgdebug.runtime.types import Command, StateSnapshot
 
 __all__ = ["CompileOptions", "CompiledStateGraph"]
 
-StreamMode = Literal["values", "updates", "custom", "tasks", "debug", "checkpoints"]
+StreamMode = Literal["values", "updates", "custom", "tasks", "debug", "checkpoints", "messages"]
 
 
 class Builder(Blueprint, Protocol):
@@ -73,6 +78,9 @@ class CompiledStateGraph(GraphPlan):
     def _new_run(self, input: Any, config: dict[str, Any] | None, request: RunRequest) -> Run:
         """A run positioned to start: input written, or restored from its thread."""
         config = _api.merged_config(self.config, config)
+        parent = current_parent()
+        if parent is not None:
+            parent, config = _subruns.nested_run(self, parent, config)
         limit = config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
@@ -85,13 +93,16 @@ class CompiledStateGraph(GraphPlan):
         run = Run(
             self,
             RunOptions(
-                config, limit, tuple(request.hooks), context, request.emit,
+                config, limit, tuple(request.hooks), context,
+                nested_emitter(request.emit, parent, self.stream_keys),
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
-                _watch(request.watch), request.durability, current_parent(),
+                _watch(request.watch), request.durability, parent,
+                request.control or inherited_control(parent),
             ),
         )  # fmt: skip
-        if self.checkpointer is None:
+        where = _subruns.storage(self, parent, config)
+        if where is None:
             if isinstance(input, Command) and input.resume is not None:
                 raise RuntimeError("Cannot use Command(resume=...) without checkpointer")
             if isinstance(input, Command) and input.graph == Command.PARENT:
@@ -99,8 +110,10 @@ class CompiledStateGraph(GraphPlan):
             if input is None:
                 raise EmptyInputError("Received no input for __start__")
             run.write_input(input)
-        else:
+        elif parent is None:
             start_run(self, run, input, config)
+        else:
+            _subruns.start_nested(run, input, *where)
         return run
 
     def start(
@@ -139,9 +152,11 @@ class CompiledStateGraph(GraphPlan):
         return self.checkpointer
 
     def get_state(self, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
-        """The thread's latest snapshot, or the checkpoint the config names."""
+        """The thread's latest snapshot, or the checkpoint the config names (a subgraph's
+        when its ``checkpoint_ns`` names one); ``subgraphs``: with its subgraphs' states."""
         self._saver()
-        return get_state(self, config)
+        snap = get_state(*_subruns.target(self, config))
+        return _subruns.with_subgraph_states(self, snap) if subgraphs else snap
 
     def get_state_history(
         self,
@@ -153,15 +168,21 @@ class CompiledStateGraph(GraphPlan):
     ) -> Iterator[StateSnapshot]:
         """Every snapshot of the thread, newest first."""
         self._saver()
-        return get_state_history(self, config, filter=filter, before=before, limit=limit)
+        plan, config = _subruns.target(self, config)
+        return get_state_history(plan, config, filter=filter, before=before, limit=limit)
 
     def update_state(
-        self, config: dict[str, Any], values: Any, as_node: str | None = None
+        self,
+        config: dict[str, Any],
+        values: Any,
+        as_node: str | None = None,
+        task_id: str | None = None,
     ) -> dict[str, Any]:
         """Apply ``values`` as if ``as_node`` returned them; returns the new checkpoint's config."""
         self._saver()
-        return update_state(self, config, values, as_node)
+        return update_state(*_subruns.target(self, config), values, as_node, task_id)
 
+    get_subgraphs, aget_subgraphs = _subgraphs.get_subgraphs, _subgraphs.aget_subgraphs
     aget_state = _state.aget_state
     aget_state_history = _state.aget_state_history
     aupdate_state = _state.aupdate_state
@@ -190,34 +211,41 @@ class CompiledStateGraph(GraphPlan):
         interrupt_after: Interrupts = None,
         durability: str | None = None,
         control: Any = None,
+        subgraphs: bool = False,
         version: str = "v1",
         **deprecated: Any,
     ) -> Any:
         """Run the graph to the end and return its output (by default the output state)."""
-        refuse_run_keywords("invoke", print_mode, control, version, deprecated)
+        refuse_run_keywords("invoke", print_mode, version, deprecated)
         check_durability("invoke", durability, self.checkpointer)
-        if stream_mode != "values":
-            return list(
-                self.stream(
-                    input,
-                    config,
-                    context=context,
-                    stream_mode=stream_mode,
-                    output_keys=output_keys,
-                    interrupt_before=interrupt_before,
-                    interrupt_after=interrupt_after,
-                    durability=durability,
-                )
-            )
+        if print_mode or version != "v1" or deprecated.get("debug"):
+            stream = partial(
+                self.stream, input, config, context=context, print_mode=print_mode,
+                output_keys=output_keys, interrupt_before=interrupt_before,
+                interrupt_after=interrupt_after, durability=durability,
+                debug=deprecated.get("debug"), subgraphs=subgraphs,
+            )  # fmt: skip
+            return _out.invoke_streamed(stream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys
+        if stream_mode != "values" or subgraphs:
+            chunks = self.stream(
+                input, config, context=context,
+                stream_mode=["updates", "values"] if stream_mode == "values" else stream_mode,
+                output_keys=keys if stream_mode == "values" else output_keys,
+                interrupt_before=interrupt_before, interrupt_after=interrupt_after,
+                durability=durability, subgraphs=subgraphs,
+            )  # fmt: skip
+            return nested_output(chunks) if stream_mode == "values" else list(chunks)
         request = RunRequest(
-            context, (), interrupt_before, interrupt_after, keys, durability=durability
-        )
+            context, (), interrupt_before, interrupt_after, keys, durability=durability,
+            control=control,
+        )  # fmt: skip
         run = self._new_run(input, config, request)
         run.advance()
         return self._output(run, keys)
 
     def _output(self, run: Run, keys: str | Sequence[str]) -> Any:
+        _subruns.raise_stop(run)
         result = run.read_values(keys) if run.watched_changed else None
         if run.interrupts:  # (a state that is not a dict, e.g. a list, is left out)
             values = result if isinstance(result, dict) else {}
@@ -243,21 +271,16 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding the chunks of ``stream_mode`` as each superstep ends."""
-        refuse_run_keywords("stream", print_mode, control, version, deprecated)
+        refuse_run_keywords("stream", print_mode, version, deprecated)
         check_durability("stream", durability, self.checkpointer)
-        refuse_unsupported("stream", {"subgraphs": subgraphs, "debug": debug})
-        request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
-        run, emit = self._streamed(input, config, request, stream_mode, output_keys)
-        multi = not (stream_mode is None or isinstance(stream_mode, str))
+        request = RunRequest(
+            context, (), interrupt_before, interrupt_after, durability=durability, control=control
+        )
+        shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
+        run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
-            while True:
-                try:
-                    status = run.advance(one_step=True)
-                finally:
-                    for mode, payload in emit.drain():
-                        yield (mode, payload) if multi else payload
-                if status != "running":
-                    return
+            yield from shape.chunks(stream_events(partial(run.advance, one_step=True), emit))
+            _subruns.raise_stop(run)
         finally:
             _closed(run)
 
@@ -266,12 +289,14 @@ class CompiledStateGraph(GraphPlan):
         input: Any,
         config: dict[str, Any] | None,
         request: RunRequest,
-        stream_mode: StreamMode | Sequence[StreamMode] | None,
+        stream_mode: str | Sequence[str] | None,
         output_keys: str | Sequence[str] | None,
+        subgraphs: bool,
     ) -> tuple[Run, Emitter]:
         """A run whose events go to an emitter (``stream`` and ``astream``)."""
         modes = "updates" if stream_mode is None else stream_mode
-        emit = Emitter(modes, self.stream_keys if output_keys is None else output_keys)
+        keys = self.stream_keys if output_keys is None else output_keys
+        emit = Emitter(modes, keys, update_keys=output_keys, subgraphs=subgraphs)
         return self._new_run(input, config, replace(request, emit=emit)), emit
 
     async def ainvoke(
@@ -287,23 +312,37 @@ class CompiledStateGraph(GraphPlan):
         interrupt_after: Interrupts = None,
         durability: str | None = None,
         control: Any = None,
+        subgraphs: bool = False,
         version: str = "v1",
         **deprecated: Any,
     ) -> Any:
         """Async :meth:`invoke`: async nodes run on the caller's event loop."""
-        refuse_run_keywords("ainvoke", print_mode, control, version, deprecated)
+        refuse_run_keywords("ainvoke", print_mode, version, deprecated)
         check_durability("ainvoke", durability, self.checkpointer)
-        if stream_mode != "values":
-            chunks = self.astream(
-                input, config, context=context, stream_mode=stream_mode,
+        if print_mode or version != "v1" or deprecated.get("debug"):
+            astream = partial(
+                self.astream, input, config, context=context, print_mode=print_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after, durability=durability,
+                debug=deprecated.get("debug"), subgraphs=subgraphs, control=control,
             )  # fmt: skip
-            return [c async for c in chunks]
+            return await _out.ainvoke_streamed(astream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys
+        if stream_mode != "values" or subgraphs:
+            chunks = self.astream(
+                input, config, context=context,
+                stream_mode=["updates", "values"] if stream_mode == "values" else stream_mode,
+                output_keys=keys if stream_mode == "values" else output_keys,
+                interrupt_before=interrupt_before, interrupt_after=interrupt_after,
+                durability=durability, subgraphs=subgraphs,
+            )  # fmt: skip
+            if stream_mode == "values":
+                return await anested_output(chunks)
+            return [c async for c in chunks]
         request = RunRequest(
-            context, (), interrupt_before, interrupt_after, keys, durability=durability
-        )
+            context, (), interrupt_before, interrupt_after, keys, durability=durability,
+            control=control,
+        )  # fmt: skip
         run = self._new_run(input, config, request)
         await run.aadvance()
         return self._output(run, keys)
@@ -327,21 +366,18 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> AsyncIterator[Any]:
         """Async :meth:`stream`."""
-        refuse_run_keywords("astream", print_mode, control, version, deprecated)
+        refuse_run_keywords("astream", print_mode, version, deprecated)
         check_durability("astream", durability, self.checkpointer)
-        refuse_unsupported("astream", {"subgraphs": subgraphs, "debug": debug})
-        request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
-        run, emit = self._streamed(input, config, request, stream_mode, output_keys)
-        multi = not (stream_mode is None or isinstance(stream_mode, str))
+        request = RunRequest(
+            context, (), interrupt_before, interrupt_after, durability=durability, control=control
+        )
+        shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
+        run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
-            while True:
-                try:
-                    status = await run.aadvance(one_step=True)
-                finally:
-                    for mode, payload in emit.drain():
-                        yield (mode, payload) if multi else payload
-                if status != "running":
-                    return
+            async for event in astream_events(partial(run.aadvance, one_step=True), emit):
+                for chunk in shape.chunks((event,)):
+                    yield chunk
+            _subruns.raise_stop(run)
         finally:
             _closed(run)
 

@@ -47,11 +47,6 @@ async def aget_state_history(
         yield snapshot
 
 
-def _refuse_task_id(call: str, task_id: str | None) -> None:
-    if task_id is not None:
-        raise NotImplementedError(f"{call}(task_id=...) is not supported by sgdebug.runtime yet")
-
-
 async def aupdate_state(
     graph: CompiledStateGraph,
     config: dict[str, Any],
@@ -60,8 +55,7 @@ async def aupdate_state(
     task_id: str | None = None,
 ) -> dict[str, Any]:
     """Async :meth:`CompiledStateGraph.update_state`."""
-    _refuse_task_id("aupdate_state", task_id)
-    return await asyncio.to_thread(graph.update_state, config, values, as_node)
+    return await asyncio.to_thread(graph.update_state, config, values, as_node, task_id)
 
 
 def bulk_update_state(
@@ -69,15 +63,14 @@ def bulk_update_state(
     config: dict[str, Any],
     supersteps: Sequence[Sequence[StateUpdate]],
 ) -> dict[str, Any]:
-    """Apply each superstep's update in turn, each on the checkpoint the one before made;
-    returns the last checkpoint's config.
+    """Apply each superstep's updates together (as one checkpoint), each superstep on the
+    checkpoint the one before made; returns the last checkpoint's config."""
+    from sgdebug.runtime.persist._threads import update_superstep
 
-    A superstep of several updates (applied together as one checkpoint by LangGraph) is not
-    supported yet and raises ``NotImplementedError`` before anything is written.
-    """
-    updates = _checked(supersteps)
-    for update in updates:
-        config = graph.update_state(config, update.values, update.as_node)
+    graph._saver()
+    steps = _checked(supersteps)
+    for updates in steps:
+        config = update_superstep(graph, config, updates)
     return config
 
 
@@ -90,20 +83,10 @@ async def abulk_update_state(
     return await asyncio.to_thread(bulk_update_state, graph, config, supersteps)
 
 
-def _checked(supersteps: Sequence[Sequence[StateUpdate]]) -> list[StateUpdate]:
-    """The one update of each superstep, after checking them all."""
+def _checked(supersteps: Sequence[Sequence[StateUpdate]]) -> list[list[StateUpdate]]:
+    """Each superstep's updates as ``StateUpdate``, after checking there are some."""
     if len(supersteps) == 0:
         raise ValueError("No supersteps provided")
-    updates: list[StateUpdate] = []
-    for superstep in supersteps:
-        if len(superstep) == 0:
-            raise ValueError("No updates provided")
-        if len(superstep) > 1:
-            raise NotImplementedError(
-                "bulk_update_state with several updates in one superstep is not supported "
-                "by sgdebug.runtime yet (give each update its own superstep)"
-            )
-        update = StateUpdate(*superstep[0])
-        _refuse_task_id("bulk_update_state", update.task_id)
-        updates.append(update)
-    return updates
+    if any(len(superstep) == 0 for superstep in supersteps):
+        raise ValueError("No updates provided")
+    return [[StateUpdate(*update) for update in superstep] for superstep in supersteps]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from sgdebug.runtime._constants import END, START, branch_channel, join_channel
-from sgdebug.runtime._draw_model import BuilderLike, CompiledLike, DrawableGraph, NodeSpecLike
+from sgdebug.runtime._draw_model import CompiledLike, DrawableGraph, NodeSpecLike
 
 __all__ = ["command_destinations", "get_graph"]
 
@@ -341,7 +341,7 @@ def get_graph(compiled: CompiledLike, *, xray: int | bool = False) -> DrawableGr
         for source in dry.last_sources:
             _add_edge(graph, source, END, conditional=True)
     if xray:
-        _inline_subgraphs(graph, builder, xray)
+        _inline_subgraphs(graph, compiled, xray)
     return graph
 
 
@@ -377,13 +377,15 @@ def _add_edge(
     graph.add_edge(graph.nodes[source], graph.nodes[target], data, conditional)
 
 
-def _inline_subgraphs(graph: DrawableGraph, builder: BuilderLike, xray: int | bool) -> None:
+def _inline_subgraphs(graph: DrawableGraph, compiled: CompiledLike, xray: int | bool) -> None:
+    """Draw each subgraph (a node's own graph, or the one its function runs: see
+    ``graph/_subgraphs.py``) inside its node, ``xray`` levels deep."""
     depth: int | bool = xray if isinstance(xray, bool) or xray <= 0 else xray - 1
-    for name, spec in builder.nodes.items():
-        action = spec.action
-        if not _is_subgraph(action):
+    for name in compiled.builder.nodes:
+        found = compiled.nodes[name].subgraphs
+        if not found:
             continue
-        sub = get_graph(action, xray=depth)
+        sub = get_graph(found[0], xray=depth)
         if len(sub.nodes) <= 1 or name not in graph.nodes:
             continue
         if not (sub.first_node() and sub.last_node()):
@@ -398,12 +400,3 @@ def _inline_subgraphs(graph: DrawableGraph, builder: BuilderLike, xray: int | bo
             if edge.target == name and first is not None:
                 edge = edge.copy(target=first.id)
             graph.edges[index] = edge
-
-
-def _is_subgraph(action: Any) -> bool:
-    """A compiled graph used as a node (one compiled with ``checkpointer=False`` is not)."""
-    return (
-        hasattr(action, "builder")
-        and hasattr(action, "interrupt_before_nodes")
-        and getattr(action, "checkpointer", None) is not False
-    )

@@ -19,6 +19,7 @@ __all__ = [
     "BranchSpecLike",
     "BuilderLike",
     "CompiledLike",
+    "CompiledNodeLike",
     "CurveStyle",
     "DrawableGraph",
     "Edge",
@@ -61,11 +62,22 @@ class BuilderLike(Protocol):
     def branches(self) -> Mapping[str, Mapping[str, BranchSpecLike]]: ...
 
 
+class CompiledNodeLike(Protocol):
+    """What the drawing reads from a compiled graph's node."""
+
+    @property
+    def subgraphs(self) -> list[Any]:
+        """The compiled graph the node runs, if any (drawn inside it with ``xray``)."""
+        ...
+
+
 class CompiledLike(Protocol):
     """What the drawing reads from a compiled graph."""
 
     @property
     def builder(self) -> BuilderLike: ...
+    @property
+    def nodes(self) -> Mapping[str, CompiledNodeLike]: ...
     @property
     def interrupt_before_nodes(self) -> tuple[str, ...] | str: ...
     @property

@@ -281,9 +281,10 @@ def _mode_key(mode: Any) -> str:
 
 
 def drop_timestamp(event: Any) -> Any:
-    """Drop the wall-clock ``timestamp`` of debug events (also inside ``(mode, event)``)."""
-    if isinstance(event, tuple) and len(event) == 2 and isinstance(event[0], str):
-        return (event[0], drop_timestamp(event[1]))
+    """Drop the wall-clock ``timestamp`` of debug events (also inside ``(mode, event)``,
+    ``(namespace, event)`` and ``(namespace, mode, event)``)."""
+    if isinstance(event, tuple) and len(event) in (2, 3) and isinstance(event[0], str | tuple):
+        return (*event[:-1], drop_timestamp(event[-1]))
     if isinstance(event, dict) and "timestamp" in event and "type" in event:
         return {k: v for k, v in event.items() if k != "timestamp"}
     return event

@@ -27,11 +27,16 @@ from .harness import CHECKPOINT, check_expectations, diff, run_program
 from .programs import (  # noqa: F401 - registers the programs
     checkpoint,
     checkpoint_async,
+    checkpoint_bulk,
     checkpoint_durability,
     checkpoint_failures,
     checkpoint_history,
     checkpoint_interrupts,
+    checkpoint_policies,
     checkpoint_response,
+    checkpoint_stream_out,
+    checkpoint_subgraphs,
+    checkpoint_tuples,
     checkpoint_update,
 )
 

@@ -73,10 +73,23 @@ class FakeBuilder:
 
 
 @dataclass
+class FakeRunnable:
+    subgraphs: list[Any]
+
+
+@dataclass
 class FakeCompiled:
     builder: FakeBuilder
     interrupt_before_nodes: tuple[str, ...] | str = ()
     interrupt_after_nodes: tuple[str, ...] | str = ()
+
+    @property
+    def nodes(self) -> dict[str, FakeRunnable]:
+        """Each builder node, with its action as its subgraph when that is a graph."""
+        return {
+            name: FakeRunnable([spec.action] if isinstance(spec.action, FakeCompiled) else [])
+            for name, spec in self.builder.nodes.items()
+        }
 
 
 def edges_of(builder: FakeBuilder, **kwargs: Any) -> list[tuple[str, str, str | None, bool]]:

@@ -37,7 +37,8 @@ def test_a_graph_invoked_in_a_node_sees_the_task_as_its_parent() -> None:
         parent = current_parent()
         assert parent is not None
         found.append((parent.task.name, parent.namespace, parent.run.namespace))
-        return child.invoke(state)
+        out: dict[str, Any] = child.invoke(state)
+        return out
 
     outer = StateGraph(State)
     outer.add_node("outer_node", outer_node)

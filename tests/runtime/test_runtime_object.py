@@ -3,7 +3,6 @@ and ``execution_info`` inside a node; ``StateGraph[...]`` in annotations."""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
@@ -15,7 +14,6 @@ from langgraph.graph import StateGraph as LgStateGraph
 from sgdebug.runtime import START, Runtime, StateGraph
 from sgdebug.runtime.checkpoint import InMemorySaver
 from sgdebug.runtime.engine._runtime import ExecutionInfo, get_runtime
-from sgdebug.runtime.types import StateUpdate
 
 
 class S(TypedDict):
@@ -68,9 +66,15 @@ def test_merge_keeps_the_writer_unless_the_other_sets_one() -> None:
     assert Runtime().merge(Runtime(stream_writer=writer)).stream_writer is writer
 
 
-def test_override_refuses_what_sgdebug_lacks_and_what_nobody_has() -> None:
-    with pytest.raises(NotImplementedError, match=r"Runtime.override\(control=...\)"):
-        Runtime().override(control=object())
+def test_override_replaces_control_and_heartbeat_and_refuses_what_nobody_has() -> None:
+    from sgdebug.runtime import RunControl
+
+    control = RunControl()
+    assert Runtime().override(control=control).control is control
+    assert Runtime().merge(Runtime(control=control)).drain_requested is False
+    control.request_drain("sigterm")
+    assert Runtime(control=control).drain_reason == "sigterm"
+    Runtime().heartbeat()  # outside a time-limited attempt: nothing happens
     with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
         Runtime().override(colour=1)
 
@@ -112,17 +116,19 @@ def test_get_runtime_outside_a_node_raises() -> None:
         get_runtime()
 
 
-def test_bulk_update_refuses_what_it_cannot_apply_before_writing() -> None:
-    builder = StateGraph(S)
-    builder.add_node("a", lambda s: {"x": 1}).add_edge(START, "a")
-    graph = builder.compile(checkpointer=InMemorySaver())
-    config = {"configurable": {"thread_id": "t"}}
-    graph.invoke({"x": 0}, config)
-    before = list(graph.get_state_history(config))
+def test_a_node_sees_the_server_info_its_config_carries() -> None:
+    from sgdebug.runtime import START, ServerInfo, StateGraph
 
-    together = [[StateUpdate({"x": 2}, "a")], [StateUpdate({"x": 3}, "a"), StateUpdate({})]]
-    with pytest.raises(NotImplementedError, match="several updates in one superstep"):
-        graph.bulk_update_state(config, together)
-    with pytest.raises(NotImplementedError, match=r"abulk_update_state|bulk_update_state\(task_id"):
-        asyncio.run(graph.abulk_update_state(config, [[StateUpdate({"x": 2}, "a", "id")]]))
-    assert len(list(graph.get_state_history(config))) == len(before)
+    seen: list[Any] = []
+
+    def node(state: S, runtime: Runtime) -> dict[str, Any]:
+        seen.append(runtime.server_info)
+        return {}
+
+    graph = StateGraph(S).add_node("n", node).add_edge(START, "n").compile()
+    graph.invoke({"x": 1})
+    user = type("User", (), {"identity": "ann"})()
+    configurable = {"assistant_id": "a1", "langgraph_auth_user": user}
+    graph.invoke({"x": 1}, {"configurable": configurable})
+    graph.invoke({"x": 1}, {"configurable": {"langgraph_auth_user": {"identity": "dict"}}})
+    assert seen == [None, ServerInfo("a1", "", user), None]

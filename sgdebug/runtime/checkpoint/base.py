@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
+from sgdebug.runtime.checkpoint import _tuples
+
 __all__ = [
     "BaseCheckpointSaver",
     "Blob",
@@ -26,11 +28,14 @@ __all__ = [
     "TaskWrites",
     "WriteInfo",
     "CheckpointId",
+    "NS_KEY_SEP",
     "build_record",
     "format_time",
     "id_text",
     "sequential_ids",
+    "split_thread_key",
     "task_id",
+    "thread_key",
     "time_ordered_ids",
     "utc_clock",
 ]
@@ -59,6 +64,26 @@ def write_slots(writes: Sequence[PendingWrite]) -> list[tuple[int, PendingWrite]
         else:
             out.append((special, write))
     return out
+
+
+NS_KEY_SEP = "\x1f"
+"""Joins a thread id and a checkpoint namespace in the key a saver files a subgraph's
+checkpoints under (the ASCII unit separator: not part of a thread id anyone types)."""
+
+
+def thread_key(thread_id: str, checkpoint_ns: str = "") -> str:
+    """The key a saver stores the checkpoints of ``(thread_id, checkpoint_ns)`` under.
+
+    A root graph's namespace is ``""`` and its key is the thread id itself; a subgraph's
+    checkpoints get a key of their own, so the root thread's history never lists them.
+    """
+    return f"{thread_id}{NS_KEY_SEP}{checkpoint_ns}" if checkpoint_ns else thread_id
+
+
+def split_thread_key(key: str) -> tuple[str, str]:
+    """``thread_key``'s inverse: the thread id and the checkpoint namespace of a key."""
+    thread_id, _, checkpoint_ns = key.partition(NS_KEY_SEP)
+    return thread_id, checkpoint_ns
 
 
 class Blob(NamedTuple):
@@ -413,3 +438,21 @@ class BaseCheckpointSaver(ABC):
         from sgdebug.runtime.checkpoint.serde import loads
 
         return loads(data)
+
+    def threads(self) -> list[str]:
+        """Every thread id that has a checkpoint."""
+        raise NotImplementedError(f"{type(self).__name__}.threads")
+
+    def delete_thread(self, thread_id: str) -> None:
+        """Forget every checkpoint, value and write of ``thread_id``."""
+        raise NotImplementedError(f"{type(self).__name__}.delete_thread")
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        """Async :meth:`delete_thread`."""
+        self.delete_thread(thread_id)
+
+    # LangGraph's checkpointer reads (``CheckpointTuple``s); kept last: ``list`` is a name.
+    get_tuple = _tuples.get_tuple
+    aget_tuple = _tuples.aget_tuple
+    alist = _tuples.alist_tuples
+    list = _tuples.list_tuples

@@ -9,7 +9,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from sgdebug.runtime.checkpoint._load import CorruptCheckpointError
 from sgdebug.runtime.checkpoint.base import (
+    NS_KEY_SEP,
     BaseCheckpointSaver,
     Blob,
     CheckpointRecord,
@@ -41,10 +43,6 @@ CREATE TABLE IF NOT EXISTS writes (
     value BLOB NOT NULL, PRIMARY KEY (thread_id, checkpoint_id, task_id, idx)
 );
 """
-
-
-class CorruptCheckpointError(ValueError):
-    """The file is not an sgdebug checkpoint database, or a row cannot be read."""
 
 
 class SqliteSaver(BaseCheckpointSaver):
@@ -279,11 +277,22 @@ class SqliteSaver(BaseCheckpointSaver):
                     path = paths[text] = _task_path(text)
                 yield WriteInfo(checkpoint_id, task, name, path, channel)
 
+    def delete_thread(self, thread_id: str) -> None:
+        with self.lock:
+            self.conn.execute("BEGIN")
+            try:
+                for table in ("writes", "blobs", "checkpoints"):
+                    self.conn.execute(f"DELETE FROM {table} WHERE thread_id=?", (thread_id,))
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+
     def threads(self) -> list[str]:
-        """Every thread id in the file."""
+        """Every thread id in the file (subgraphs' namespaces are not threads)."""
         with self.lock:
             rows = self.conn.execute("SELECT DISTINCT thread_id FROM checkpoints").fetchall()
-        return [r[0] for r in rows]
+        return [r[0] for r in rows if NS_KEY_SEP not in r[0]]
 
 
 _SOURCES = frozenset(("input", "loop", "update", "fork"))

@@ -20,6 +20,8 @@ from sgdebug.runtime.engine._apply import (
 )
 from sgdebug.runtime.engine._calling import arun_task, run_task
 from sgdebug.runtime.engine._context import SCOPE, TaskScope
+from sgdebug.runtime.engine._drain import check_drain
+from sgdebug.runtime.engine._error_handlers import resume_handlers, with_handlers
 from sgdebug.runtime.engine._executor import arun_tasks, run_tasks
 from sgdebug.runtime.engine._options import RunOptions
 from sgdebug.runtime.engine._plan import apply_prefill, plan_tasks, stops_at
@@ -84,7 +86,10 @@ class Run(RunState):
             raise
 
     def _ended(self, status: Status) -> Status:
-        """With ``durability="exit"``, a run that stopped (not paused) stores where it is."""
+        """With ``durability="exit"``, a run that stopped (not paused) stores where it is;
+        a subgraph's run passes its stream events on to its parent's stream."""
+        if self.options.emit is not None:
+            self.options.emit.flush()
         stopped = status not in ("paused", "running")
         if stopped and self.options.durability == "exit" and self.persist is not None:
             self.persist.finish()
@@ -148,7 +153,7 @@ class Run(RunState):
         ``quiet``: nobody watches the run or streams it (see :meth:`_settle`).
         """
         run_task(self, task, self._inline)
-        if quiet and task.done:
+        if quiet and task.done and task.handler is None:
             # The usual unwatched step: nothing to report; the writes wait for the save.
             if self.persist is not None:
                 self.persist.defer(task)
@@ -286,8 +291,8 @@ class Run(RunState):
         if self.prefill:
             prefill, self.prefill = self.prefill, {}
             self.cached_ids |= apply_prefill(self.tasks, prefill)
-        if emit is not None and self.tasks:
-            emit.planned(self, self.tasks)
+            if self.graph.handles_errors:
+                self.cached_ids |= resume_handlers(self, prefill)
         if not self.tasks:
             self.phase = "done"
             return False
@@ -296,6 +301,10 @@ class Run(RunState):
         if before and stops_at(self, before, self.tasks):
             self._stop_at_breakpoint("before")
             return False
+        if emit is not None:  # (not at a breakpoint before them: they have not started)
+            emit.planned(self, self.tasks)
+        if self.options.control is not None:
+            check_drain(self.options.control, self.tasks)
         return True
 
     def _stop_at_breakpoint(self, where: str) -> None:
@@ -341,13 +350,15 @@ class Run(RunState):
                     self.persist.task_done(task, defer=True)
                 self.phase = "commit"
                 return False
+        if self.graph.handles_errors:
+            ran = with_handlers(ran)
         paused = self._report(ran)
         failed = self.failed
         if failed is not None:
             self._task_failed(failed)
             return False
         for task in self.tasks:
-            if task.interrupts:
+            if task.stopped and not task.done:
                 if self.persist is not None:
                     self.persist.flush()
                 self._interrupted()
@@ -370,7 +381,7 @@ class Run(RunState):
         for task in ran:
             if persist is not None:
                 persist.task_done(task, defer=defer)
-            if emit is not None and (task.error is None or task.writes):
+            if emit is not None:
                 if len(self.tasks) == 1 and task.done:
                     self.deferred = [task]  # reported once its commit succeeds
                 else:
@@ -392,10 +403,16 @@ class Run(RunState):
     def run_task(self, task: Task, scope: TaskScope | None = None) -> None:
         """Execute one task in this thread (``scope``: a reused one, see :meth:`advance`)."""
         run_task(self, task, scope)
+        emit = self.options.emit
+        if emit is not None and emit.forward is not None and len(self.tasks) > 1:
+            emit.finished(self, task)  # streamed live: reported before the others end
 
     async def arun_task(self, task: Task) -> None:
         """Execute one async task on the running event loop."""
         await arun_task(self, task)
+        emit = self.options.emit
+        if emit is not None and emit.forward is not None and len(self.tasks) > 1:
+            emit.finished(self, task)
 
     # -- commit ------------------------------------------------------------------------------
 

@@ -1,15 +1,23 @@
-"""Collecting a run's stream events for the modes a caller asked for."""
+"""Collecting a run's stream events for the modes a caller asked for.
+
+An event is ``(mode, payload)``; one forwarded from a subgraph's run (``stream(subgraphs=
+True)``, see :mod:`._forward`) is ``(mode, payload, namespace)``.
+"""
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+import threading
+from collections.abc import AsyncIterable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import INTERRUPT, ROOT, START
+from sgdebug.runtime.errors import ParentCommand
 from sgdebug.runtime.graph._node import updates_payload
 
 if TYPE_CHECKING:
+    from sgdebug.runtime.engine._forward import Sink
+    from sgdebug.runtime.engine._messages_mode import MessagesStream
     from sgdebug.runtime.engine._task import Task
     from sgdebug.runtime.engine._view import RunView
 
@@ -25,23 +33,77 @@ def _now() -> str:
 class Emitter:
     """Receives a run's events and keeps those of the requested stream modes, in order."""
 
-    __slots__ = ("events", "modes", "values_keys")
+    __slots__ = (
+        "early", "events", "forward", "kept", "lock", "messages", "modes", "subgraphs",
+        "update_keys", "values_keys",
+    )  # fmt: skip
 
-    def __init__(self, modes: str | Sequence[str], values_keys: str | Sequence[str]) -> None:
+    def __init__(
+        self,
+        modes: str | Iterable[str],
+        values_keys: str | Sequence[str],
+        *,
+        update_keys: str | Sequence[str] | None = None,
+        subgraphs: bool = False,
+    ) -> None:
         self.modes = frozenset([modes] if isinstance(modes, str) else modes)
         self.values_keys: str | tuple[str, ...] = (
             values_keys if isinstance(values_keys, str) else tuple(values_keys)
         )
-        self.events: list[tuple[str, Any]] = []
+        self.update_keys: str | frozenset[str] | None = (
+            update_keys if update_keys is None or isinstance(update_keys, str)
+            else frozenset(update_keys)
+        )  # fmt: skip
+        """The ``output_keys`` a stream was given: the keys its ``updates`` show."""
+        self.events: list[tuple[Any, ...]] = []
+        self.subgraphs = subgraphs
+        """Whether the runs of subgraphs forward their events here (``subgraphs=True``)."""
+        self.forward: Sink | None = None
+        """Where this (subgraph's) run's events go on, besides its own caller's stream."""
+        self.kept: list[tuple[Any, ...]] = []
+        self.lock = threading.Lock()
+        self.early: set[str] = set()
+        """Ids of the step's tasks reported as they finished (:meth:`finished`)."""
+        """Serialises :meth:`flush` (tasks in several threads may flush at once)."""
+        """Events flushed to :attr:`forward` that the run's own caller streams too."""
+        self.messages: MessagesStream | None = None
+        """The ``messages`` mode's state, when it is streamed."""
+        if "messages" in self.modes:
+            from sgdebug.runtime.engine._messages_mode import MessagesStream
+
+            self.messages = MessagesStream(self)
 
     def __call__(self, mode: str, payload: Any) -> None:
         if mode in self.modes:
             self.events.append((mode, payload))
+            if self.forward is not None:  # (a custom chunk, while a task runs)
+                self.flush()
 
-    def drain(self) -> list[tuple[str, Any]]:
-        """The events collected since the last drain."""
+    def drain(self) -> list[tuple[Any, ...]]:
+        """The events collected since the last drain (for the run's own caller)."""
+        if self.forward is not None:
+            self.flush()
+            out, self.kept = self.kept, []
+            return out
         out, self.events = self.events, []
         return out
+
+    def flush(self) -> None:
+        """Pass the events collected so far on to the parent's stream (:attr:`forward`).
+
+        Called where no collected event can change any more: while tasks run (a custom
+        chunk, a task's result, a subgraph's events), once a step is planned (the previous
+        commit's events stand) and when an advance of the run returns. Tasks in several
+        threads may flush at once: each event goes on once, in order.
+        """
+        forward = self.forward
+        if forward is None or not self.events:
+            return
+        with self.lock:
+            events = self.events
+            batch = events[: len(events)]  # appends from other threads stay for the next
+            del events[: len(batch)]
+            self.kept += forward.pass_on(batch)
 
     def values(self, run: RunView, updated: set[str]) -> None:
         """After a commit: the state, if a streamed channel changed."""
@@ -53,26 +115,58 @@ class Emitter:
             self.events.append(("values", run.read_values(keys)))
 
     def task_result(self, run: RunView, task: Task) -> None:
-        """After a task finished: its ``updates`` (and ``tasks`` / ``debug``) entries."""
-        self.events.extend(self._updates(run, task))
+        """After a task ran: its ``updates`` (none for a task that failed before writing)
+        and ``tasks`` / ``debug`` entries. A ``Command.PARENT`` leaving the graph (as
+        :class:`ParentCommand`) is not a result: its task reports nothing."""
+        if self.early and task.id in self.early:
+            return  # reported as it finished (:meth:`finished`)
+        self._result(run, task)
+        if self.forward is not None:
+            self.flush()
+
+    def finished(self, run: RunView, task: Task) -> None:
+        """A task of a step of several finished while others may still run: a stream that
+        passes events on as they settle reports it now (as LangGraph does, in the order
+        tasks finish); an interrupted or failed one waits for the step's report."""
+        if task.done and not task.interrupts:
+            self._result(run, task)
+            self.early.add(task.id)
+            self.flush()
+
+    def _result(self, run: RunView, task: Task) -> None:
+        if isinstance(task.error, ParentCommand):
+            return
+        if self.messages is not None and not task.interrupts and task.name != START:
+            self.messages.finished(run, task)
+        if task.error is None or task.writes:
+            self.events.extend(self._updates(run, task))
         self._task_result_event(run, task)
 
     def _updates(self, run: RunView, task: Task) -> list[tuple[str, Any]]:
         if task.name == START or "updates" not in self.modes or task.interrupts:
             return []
-        if run.graph.root:
-            values = [v for k, v in task.writes if k == ROOT]
-            payload = values[-1] if values else None
-        else:
-            payload = updates_payload(task.writes, run.graph.state_keys)
-        return [("updates", {task.name: payload})]
+        return [("updates", {task.name: self._payload(run, task)})]
+
+    def _payload(self, run: RunView, task: Task) -> Any:
+        """What a task wrote, as ``updates`` shows it: the written keys among the stream's
+        output keys (all state keys unless ``output_keys`` was given; a single key's value
+        bare)."""
+        keys = self.update_keys
+        if keys is None:
+            if not run.graph.root:
+                return updates_payload(task.writes, run.graph.state_keys)
+            keys = ROOT
+        if isinstance(keys, str):
+            values = [v for k, v in task.writes if k == keys]
+            return values[-1] if values else None
+        return updates_payload(task.writes, keys)
 
     def insert_results(self, run: RunView, at: int, tasks: Sequence[Task]) -> None:
         """Insert the result events of ``tasks`` at position ``at`` of the buffer."""
         tail = self.events[at:]
         del self.events[at:]
         for task in tasks:
-            self.task_result(run, task)
+            self._result(run, task)
         self.events.extend(tail)
 
     def truncate(self, at: int) -> None:
@@ -86,7 +180,10 @@ class Emitter:
 
     def planned(self, run: RunView, tasks: Sequence[Task]) -> None:
         """After planning: the ``tasks`` / ``debug`` start events."""
+        if self.early:
+            self.early = set()
         if not self.modes & _TASK_MODES:
+            self.flush()
             return
         for task in tasks:
             if task.name == START:
@@ -98,6 +195,7 @@ class Emitter:
                 "triggers": task.triggers,
             }
             self._task_event(run, "task", payload)
+        self.flush()
 
     def _task_result_event(self, run: RunView, task: Task) -> None:
         if not self.modes & _TASK_MODES or task.name == START:
@@ -109,7 +207,7 @@ class Emitter:
         payload = {
             "id": task.id,
             "name": task.name,
-            "error": None if task.error is None else repr(task.error),
+            "error": task.error,
             "result": result,
             "interrupts": [
                 {"value": i.value, "id": i.id, "response_schema": i.response_schema}
@@ -150,5 +248,42 @@ class Emitter:
         """A task whose writes were recorded before a resume: its update, marked cached."""
         if "updates" not in self.modes or task.name == START:
             return
-        payload = updates_payload(task.writes, run.graph.state_keys)
+        payload = self._payload(run, task)
         self.events.append(("updates", {task.name: payload, "__metadata__": {"cached": True}}))
+
+
+def nested_output(chunks: Iterable[tuple[Any, str, Any]]) -> Any:
+    """``invoke(subgraphs=True)``'s result, from ``stream(["updates", "values"],
+    subgraphs=True)``: as in LangGraph, the last ``values`` chunk of any namespace, with
+    the interrupts of every namespace's ``updates`` (a subgraph's interrupt is listed
+    twice: its own and its parent's)."""
+    latest: Any = None
+    interrupts: list[Any] = []
+    for _namespace, mode, payload in chunks:
+        latest = _collect(mode, payload, latest, interrupts)
+    return _with_interrupts(latest, interrupts)
+
+
+async def anested_output(chunks: AsyncIterable[tuple[Any, str, Any]]) -> Any:
+    """:func:`nested_output` for ``ainvoke``."""
+    latest: Any = None
+    interrupts: list[Any] = []
+    async for _namespace, mode, payload in chunks:
+        latest = _collect(mode, payload, latest, interrupts)
+    return _with_interrupts(latest, interrupts)
+
+
+def _collect(mode: str, payload: Any, latest: Any, interrupts: list[Any]) -> Any:
+    if mode == "values":
+        return payload
+    if mode == "updates" and isinstance(payload, dict) and INTERRUPT in payload:
+        interrupts.extend(payload[INTERRUPT])
+    return latest
+
+
+def _with_interrupts(latest: Any, interrupts: list[Any]) -> Any:
+    if not interrupts:
+        return latest
+    return (
+        {**latest, INTERRUPT: interrupts} if isinstance(latest, dict) else {INTERRUPT: interrupts}
+    )

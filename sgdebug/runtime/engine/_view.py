@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from sgdebug.runtime.engine._journal import Mutation
     from sgdebug.runtime.engine._records import CommitRecord
     from sgdebug.runtime.engine._step_failure import StepFailure
+    from sgdebug.runtime.engine._stream import Emitter
     from sgdebug.runtime.engine._task import Task
     from sgdebug.runtime.graph._plan import GraphPlan
     from sgdebug.runtime.types import Interrupt
@@ -46,6 +47,11 @@ class RunView(Protocol):
     @property
     def context(self) -> Any:
         """The run's context object (``invoke(..., context=)``)."""
+        ...
+
+    @property
+    def emit(self) -> Emitter | None:
+        """Collects the run's stream events (``None`` when nobody streams it)."""
         ...
 
     @property

@@ -23,7 +23,7 @@ from sgdebug.runtime.graph._schema import (
     is_pydantic_model,
     object_writes,
 )
-from sgdebug.runtime.graph._specs import BranchSpec
+from sgdebug.runtime.graph._specs import BranchSpec, NodePolicy
 from sgdebug.runtime.managed import ManagedValue
 from sgdebug.runtime.types import Command, Send
 
@@ -118,7 +118,16 @@ def inspect_action(action: Callable[..., Any]) -> Injection:
     except (TypeError, ValueError):
         params = {}  # type: ignore[assignment]
     names = frozenset(n for n in params if n in INJECTABLE)
+    if "error" in params and _names_node_error(params["error"].annotation):
+        names |= {"error"}
     return Injection(names, inspect.iscoroutinefunction(target))
+
+
+def _names_node_error(annotation: Any) -> bool:
+    """Whether a parameter ``error`` is annotated ``NodeError`` (LangGraph's or ours): an
+    error handler receives its failure there."""
+    name = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    return bool(name == "NodeError" or name.endswith(".NodeError"))
 
 
 @dataclass(slots=True)
@@ -150,6 +159,12 @@ class CompiledNode:
     """Per branch, the routing writes of each string result seen so far."""
     speed: int = 0
     """Fast runs so far (``-1`` once a run was slow); the executor inlines proven-fast nodes."""
+    policy: NodePolicy | None = None
+    """Retries, time limit and error handler; ``None`` (no cost) when it has none."""
+    graph_kind: type | None = None
+    """The class of compiled graphs (set by the graph plan): what :attr:`subgraphs` finds."""
+    found: list[Any] | None = None
+    """:attr:`subgraphs`, once looked for."""
 
     def __post_init__(self) -> None:
         self.pull_path = (PULL, self.name)
@@ -159,6 +174,19 @@ class CompiledNode:
         self.static_writes = tuple((branch_channel(t), None) for t in self.edges) + tuple(
             (join, self.name) for join in self.joins
         )
+
+    @property
+    def subgraphs(self) -> list[Any]:
+        """The compiled graph the node runs, as a list (LangGraph's ``node.subgraphs``):
+        the node's own graph, or the one its function reaches (``_subgraphs``), or none."""
+        if self.found is None:
+            from sgdebug.runtime.graph._subgraphs import find_subgraph
+
+            kind = self.graph_kind
+            action = self.action if self.subgraph is None else self.subgraph
+            graph = None if kind is None else find_subgraph(action, kind)
+            self.found = [] if graph is None else [graph]
+        return list(self.found)
 
 
 @dataclass(slots=True)
@@ -226,6 +254,15 @@ def command_writes(cmd: Command[Any], target: WriteTarget, routes: list[Write]) 
         items = [goto] if isinstance(goto, str | Send) else list(goto)
         routes.extend(route_writes(items, target))
     return out
+
+
+def for_parent(raised: ParentCommand) -> Command[Any]:
+    """The ``Command(graph=Command.PARENT)`` a subgraph raised, as the task of the parent
+    that ran the subgraph applies it: its update and goto, in the parent's graph. (A
+    subgraph's node returning it ends the subgraph's run, and the parent node's own code,
+    with it; the first such command of a node wins.)"""
+    command = raised.command
+    return Command(update=command.update, goto=command.goto)
 
 
 def route_writes(items: Sequence[Any], target: WriteTarget) -> list[Write]:

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from sgdebug.sample_graphs._engines import EngineAPI
 
-from ..harness import Case, attempt, err, say
+from ..harness import Case, attempt, err, say, typed_dict
 from .checkpoint import CFG, Rec, S, Script, ckpt, events, history, snap, thread
 
 MULTI = (
@@ -351,5 +351,39 @@ def interrupt_with_a_list_state_returns_only_the_interrupts(g: EngineAPI) -> Cas
         assert list(r["invoke"]) == ["__interrupt__"]
         assert r["paused"]["values"] == ["in", "first"]
         assert r["resume"] == ["in", "first", "A"]
+
+    return Case(graph, script=script, spec=spec)
+
+
+def _counting(g: EngineAPI) -> Any:
+    """``a -> ask -> c``, each logging the remaining steps it sees; ``ask`` interrupts."""
+    M = typed_dict("M", {"log": Annotated[list[str], operator.add], "rem": g.RemainingSteps})
+
+    def ask(s: Any) -> dict[str, Any]:
+        answer = g.interrupt("go?")
+        return {"log": [f"ask:{s['rem']}:{answer}"]}
+
+    b = g.StateGraph(M).add_node("a", lambda s: {"log": [f"a:{s['rem']}"]})
+    b.add_node("ask", ask).add_node("c", lambda s: {"log": [f"c:{s['rem']}"]})
+    b.add_edge(g.START, "a").add_edge("a", "ask").add_edge("ask", "c")
+    return b.compile(checkpointer=g.InMemorySaver())
+
+
+@ckpt
+def remaining_steps_count_from_the_resumed_step(g: EngineAPI) -> Case:
+    graph = _counting(g)
+    small = {"configurable": {"thread_id": "small"}, "recursion_limit": 3}
+
+    def script() -> Script:
+        yield "first", attempt(lambda: graph.invoke({"log": []}, CFG))
+        yield "resumed", attempt(lambda: graph.invoke(g.Command(resume="yes"), CFG))
+        yield "again", attempt(lambda: graph.invoke({"log": []}, CFG))
+        yield "small", attempt(lambda: graph.invoke({"log": []}, small))
+        yield "small resumed", attempt(lambda: graph.invoke(g.Command(resume="y"), small))
+
+    def spec(r: Rec) -> None:
+        # A resumed run's limit counts from the step it resumes at, not from the checkpoint
+        # before it: the step after the interrupt sees more remaining steps than before it.
+        assert r["resumed"]["log"] == ["a:10006", "ask:10008:yes", "c:10007"]
 
     return Case(graph, script=script, spec=spec)

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sgdebug.runtime.checkpoint.base import BaseCheckpointSaver, Blob
+if TYPE_CHECKING:
+    from sgdebug.runtime.checkpoint.base import BaseCheckpointSaver, Blob
 
-__all__ = ["as_langgraph_reads", "load_value"]
+__all__ = ["CorruptCheckpointError", "as_langgraph_reads", "load_value"]
+
+
+class CorruptCheckpointError(ValueError):
+    """The file is not an sgdebug checkpoint database, or a row cannot be read."""
 
 
 def load_value(saver: BaseCheckpointSaver, thread_id: str, blob_id: str) -> tuple[Any, int]:
     """Decode a blob, following its append chain back to a whole value."""
     from sgdebug.runtime.checkpoint.serde import DeserializationError
-    from sgdebug.runtime.checkpoint.sqlite import CorruptCheckpointError
 
     try:
         return _load_value(saver, thread_id, blob_id)
