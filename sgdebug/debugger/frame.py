@@ -24,13 +24,13 @@ from sgdebug.debugger.events import (
     Edited,
     Event,
     HistoryChanged,
-    Planned,
     Started,
     Stepped,
     TaskRan,
 )
 from sgdebug.debugger.history import entry_tree, last_changes
 from sgdebug.debugger.results import HistoryEntry, Mutation, SessionView
+from sgdebug.debugger.step_times import StepTiming
 from sgdebug.debugger.subframes import SubgraphFrame, breadcrumb, frame_rows, subgraph_lines
 from sgdebug.debugger.subgraphs import inner_statuses
 from sgdebug.inspect import (
@@ -92,19 +92,6 @@ class NodeState:
     """An enabled breakpoint stops before it."""
     after: bool = False
     """An enabled breakpoint stops after it."""
-
-
-@dataclass(frozen=True, slots=True)
-class StepTiming:
-    """How long the tasks of one committed superstep ran (engines time each task)."""
-
-    tasks: tuple[tuple[str, float], ...]
-    """(node, seconds) for each task that was timed, in the order they finished."""
-
-    @property
-    def total(self) -> float:
-        """Seconds all its tasks ran, added up."""
-        return sum(seconds for _, seconds in self.tasks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,10 +163,9 @@ class FrameBuilder:
         """Seconds each node's last task ran (from the engine's task reports)."""
         self.totals: dict[str, tuple[float, int]] = {}
         """Node -> (seconds its tasks ran in all, how many were timed)."""
-        self.step_times: dict[str, StepTiming] = {}
-        """Checkpoint id -> the timing of the step that made it."""
-        self._timed: list[tuple[str, float]] = []
-        """The tasks timed in the superstep now running."""
+        for timing in session.step_times.times.values():  # kept by a reopened session
+            for node, seconds in timing.tasks:
+                self._time(node, seconds)
         self._at: str | None = None
         """The checkpoint ``changes`` lead to; any other position reads them again."""
         self._stale = True
@@ -203,13 +189,13 @@ class FrameBuilder:
             self.changes = last_changes(entries)
         self._stale, self._at = False, view.checkpoint_id
         frame = build_frame(session, view, entries, self.changes, dict(self.durations))
-        return replace(frame, totals=dict(self.totals), step_times=dict(self.step_times))
+        times = dict(self.session.step_times.times)
+        return replace(frame, totals=dict(self.totals), step_times=times)
 
     def _time(self, node: str, seconds: float) -> None:
         self.durations[node] = seconds
         total, count = self.totals.get(node, (0.0, 0))
         self.totals[node] = (total + seconds, count + 1)
-        self._timed.append((node, seconds))
 
     def _follow(self, event: Event) -> None:
         """Runs in the thread of the verb: fold what changed into the last writers."""
@@ -218,11 +204,6 @@ class FrameBuilder:
         elif isinstance(event, Stepped):
             self.changes = fold_changes([event.record], self.changes)
             self._at = event.checkpoint_id
-            if event.checkpoint_id is not None and self._timed:
-                self.step_times[event.checkpoint_id] = StepTiming(tuple(self._timed))
-            self._timed = []
-        elif isinstance(event, Planned):
-            self._timed = []
         elif isinstance(event, TaskRan) and event.task.duration is not None:
             self._time(event.task.name, event.task.duration)
         elif isinstance(event, Edited):

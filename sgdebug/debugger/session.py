@@ -44,6 +44,7 @@ from sgdebug.debugger.events import Observer
 from sgdebug.debugger.motion import UNSET, MotionVerbs
 from sgdebug.debugger.queries import QueryVerbs
 from sgdebug.debugger.results import Outcome, SessionStatus, SessionView, Stop
+from sgdebug.debugger.step_times import StepTimes
 from sgdebug.debugger.subframes import FrameCursor
 from sgdebug.debugger.subgraph_edits import SubgraphEdits
 from sgdebug.debugger.target import (
@@ -97,6 +98,9 @@ class Session:
         self.frames = FrameCursor(self.core)
         """Which frame the views show when the run stands inside a subgraph."""
         self._in_frame = SubgraphEdits(self.core, self.frames)
+        self.step_times = StepTimes(store)
+        """How long each superstep's tasks ran (kept in the session file, when there is one)."""
+        self.core.subscribe(self.step_times.follow)
 
     # -- what the session is -----------------------------------------------------------------
 

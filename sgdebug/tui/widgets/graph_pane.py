@@ -18,7 +18,14 @@ from sgdebug.inspect import Drawing, DrawnNode, draw
 from sgdebug.inspect.expand import expand_all, expandable
 from sgdebug.inspect.node_paths import PATH_SEP
 from sgdebug.inspect.topology import Topology
-from sgdebug.tui.graph_paint import LEGEND, STATUS_WORD, Palette, edge_legend, paint
+from sgdebug.tui.graph_paint import (
+    LEGEND,
+    LIST_GUTTER,
+    STATUS_WORD,
+    Palette,
+    edge_legend,
+    paint,
+)
 
 __all__ = ["GraphPane"]
 
@@ -139,6 +146,8 @@ class GraphPane(VerticalScroll, can_focus=True):
         width = max(8, self.scrollable_content_region.width)
         height = max(3, self.scrollable_content_region.height - _FOOTER_ROWS)
         self.drawing = draw(self.topology, width=width, height=height)
+        if self.drawing.mode == "list":  # paint puts its marks before the list's lines
+            self.drawing = draw(self.topology, width=width - LIST_GUTTER, height=height)
         self._repaint()
 
     def _repaint(self) -> None:
