@@ -87,6 +87,8 @@ class CompiledStateGraph(GraphPlan):
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
         context = request.context
+        if context is None and parent is not None:  # a subgraph's run shares its parent's
+            context = parent.run.context
         schema = self.builder.context_schema
         if isinstance(context, dict) and (is_dataclass_type(schema) or is_pydantic_model(schema)):
             context = schema(**context)
