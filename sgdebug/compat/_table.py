@@ -111,8 +111,9 @@ _MODULES: Final = (
     AliasModule(
         "langgraph.graph.message",
         _take(_RT, "add_messages", "MessagesState")
-        + _take("sgdebug.runtime.graph._messages", "REMOVE_ALL_MESSAGES"),
-        ("add_messages", "MessagesState", "MessageGraph", "REMOVE_ALL_MESSAGES"),
+        + _take("sgdebug.runtime.graph._messages", "REMOVE_ALL_MESSAGES")
+        + _take("sgdebug.runtime.engine._messages_mode", "push_message"),
+        ("add_messages", "MessagesState", "MessageGraph", "REMOVE_ALL_MESSAGES", "push_message"),
     ),
     AliasModule(
         "langgraph.graph.state",
@@ -123,7 +124,7 @@ _MODULES: Final = (
         "langgraph.types",
         _take(_RT, "Send", "Command", "Overwrite", "interrupt", "Interrupt", "StateSnapshot")
         + _take(_RT, "PregelTask", "StreamWriter")
-        + _take("sgdebug.runtime.types", "StateUpdate")
+        + _take("sgdebug.runtime.types", "StateUpdate", "RetryPolicy", "TimeoutPolicy")
         + _take("sgdebug.runtime._stream_out", "GraphOutput"),
         _TYPES_UPSTREAM,
     ),
@@ -133,9 +134,13 @@ _MODULES: Final = (
             "sgdebug.runtime.errors",
             "EmptyChannelError",
             "EmptyInputError",
+            "GraphDrained",
             "GraphInterrupt",
             "GraphRecursionError",
             "InvalidUpdateError",
+            "NodeCancelledError",
+            "NodeError",
+            "NodeTimeoutError",
             "ParentCommand",
         )
         + _take("sgdebug.runtime.engine._response_schema", "is_invalid_resume"),
@@ -180,6 +185,8 @@ _MODULES: Final = (
     AliasModule(
         "langgraph.runtime",
         _take(_RT, "Runtime")
+        + _take("sgdebug.runtime._control", "RunControl")
+        + _take("sgdebug.runtime._server_info", "ServerInfo")
         + _take(
             "sgdebug.runtime.engine._runtime", "ExecutionInfo", "get_runtime", "DEFAULT_RUNTIME"
         ),

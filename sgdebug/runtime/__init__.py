@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from sgdebug.runtime._compiled import CompiledStateGraph
 from sgdebug.runtime._constants import END, START
+from sgdebug.runtime._control import RunControl
+from sgdebug.runtime._server_info import ServerInfo
 from sgdebug.runtime._state_graph import StateGraph
 from sgdebug.runtime.engine._context import Runtime, get_config, get_stream_writer, interrupt
 from sgdebug.runtime.engine._hooks import BaseHook, PauseHook
@@ -46,11 +48,13 @@ __all__ = [
     "MessagesState",
     "Overwrite",
     "PauseHook",
+    "RunControl",
     "PregelTask",
     "Run",
     "RunView",
     "Runtime",
     "Send",
+    "ServerInfo",
     "SqliteSaver",
     "StateGraph",
     "StateSnapshot",

@@ -11,6 +11,7 @@ from sgdebug.runtime import _compiled_api as _api
 from sgdebug.runtime import _compiled_state as _state
 from sgdebug.runtime import _schema_json as _json
 from sgdebug.runtime import _stream_out as _out
+from sgdebug.runtime import _subgraph_runs as _subruns
 from sgdebug.runtime._constants import (
     DEFAULT_RECURSION_LIMIT,
     INTERRUPT,
@@ -21,6 +22,7 @@ from sgdebug.runtime._keywords import (
     check_durability,
     refuse_run_keywords,
 )
+from sgdebug.runtime.engine._drain import inherited_control
 from sgdebug.runtime.engine._forward import astream_events, nested_emitter, stream_events
 from sgdebug.runtime.engine._hooks import PauseHook
 from sgdebug.runtime.engine._nesting import current_parent
@@ -39,7 +41,7 @@ from sgdebug.runtime.types import Command, StateSnapshot
 
 __all__ = ["CompileOptions", "CompiledStateGraph"]
 
-StreamMode = Literal["values", "updates", "custom", "tasks", "debug", "checkpoints"]
+StreamMode = Literal["values", "updates", "custom", "tasks", "debug", "checkpoints", "messages"]
 
 
 class Builder(Blueprint, Protocol):
@@ -76,6 +78,9 @@ class CompiledStateGraph(GraphPlan):
     def _new_run(self, input: Any, config: dict[str, Any] | None, request: RunRequest) -> Run:
         """A run positioned to start: input written, or restored from its thread."""
         config = _api.merged_config(self.config, config)
+        parent = current_parent()
+        if parent is not None:
+            parent, config = _subruns.nested_run(self, parent, config)
         limit = config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
@@ -85,7 +90,6 @@ class CompiledStateGraph(GraphPlan):
             context = schema(**context)
         before = request.interrupt_before or self.interrupt_before_nodes
         after = request.interrupt_after or self.interrupt_after_nodes
-        parent = current_parent()
         run = Run(
             self,
             RunOptions(
@@ -94,9 +98,11 @@ class CompiledStateGraph(GraphPlan):
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
                 _watch(request.watch), request.durability, parent,
+                request.control or inherited_control(parent),
             ),
         )  # fmt: skip
-        if self.checkpointer is None:
+        where = _subruns.storage(self, parent, config)
+        if where is None:
             if isinstance(input, Command) and input.resume is not None:
                 raise RuntimeError("Cannot use Command(resume=...) without checkpointer")
             if isinstance(input, Command) and input.graph == Command.PARENT:
@@ -104,8 +110,10 @@ class CompiledStateGraph(GraphPlan):
             if input is None:
                 raise EmptyInputError("Received no input for __start__")
             run.write_input(input)
-        else:
+        elif parent is None:
             start_run(self, run, input, config)
+        else:
+            _subruns.start_nested(run, input, *where)
         return run
 
     def start(
@@ -144,9 +152,11 @@ class CompiledStateGraph(GraphPlan):
         return self.checkpointer
 
     def get_state(self, config: dict[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
-        """The thread's latest snapshot, or the checkpoint the config names."""
+        """The thread's latest snapshot, or the checkpoint the config names (a subgraph's
+        when its ``checkpoint_ns`` names one); ``subgraphs``: with its subgraphs' states."""
         self._saver()
-        return get_state(self, config)
+        snap = get_state(*_subruns.target(self, config))
+        return _subruns.with_subgraph_states(self, snap) if subgraphs else snap
 
     def get_state_history(
         self,
@@ -158,7 +168,8 @@ class CompiledStateGraph(GraphPlan):
     ) -> Iterator[StateSnapshot]:
         """Every snapshot of the thread, newest first."""
         self._saver()
-        return get_state_history(self, config, filter=filter, before=before, limit=limit)
+        plan, config = _subruns.target(self, config)
+        return get_state_history(plan, config, filter=filter, before=before, limit=limit)
 
     def update_state(
         self,
@@ -169,7 +180,7 @@ class CompiledStateGraph(GraphPlan):
     ) -> dict[str, Any]:
         """Apply ``values`` as if ``as_node`` returned them; returns the new checkpoint's config."""
         self._saver()
-        return update_state(self, config, values, as_node, task_id)
+        return update_state(*_subruns.target(self, config), values, as_node, task_id)
 
     get_subgraphs, aget_subgraphs = _subgraphs.get_subgraphs, _subgraphs.aget_subgraphs
     aget_state = _state.aget_state
@@ -205,7 +216,7 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Any:
         """Run the graph to the end and return its output (by default the output state)."""
-        refuse_run_keywords("invoke", print_mode, control, version, deprecated)
+        refuse_run_keywords("invoke", print_mode, version, deprecated)
         check_durability("invoke", durability, self.checkpointer)
         if print_mode or version != "v1" or deprecated.get("debug"):
             stream = partial(
@@ -226,13 +237,15 @@ class CompiledStateGraph(GraphPlan):
             )  # fmt: skip
             return nested_output(chunks) if stream_mode == "values" else list(chunks)
         request = RunRequest(
-            context, (), interrupt_before, interrupt_after, keys, durability=durability
-        )
+            context, (), interrupt_before, interrupt_after, keys, durability=durability,
+            control=control,
+        )  # fmt: skip
         run = self._new_run(input, config, request)
         run.advance()
         return self._output(run, keys)
 
     def _output(self, run: Run, keys: str | Sequence[str]) -> Any:
+        _subruns.raise_stop(run)
         result = run.read_values(keys) if run.watched_changed else None
         if run.interrupts:  # (a state that is not a dict, e.g. a list, is left out)
             values = result if isinstance(result, dict) else {}
@@ -258,13 +271,16 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Iterator[Any]:
         """Run the graph, yielding the chunks of ``stream_mode`` as each superstep ends."""
-        refuse_run_keywords("stream", print_mode, control, version, deprecated)
+        refuse_run_keywords("stream", print_mode, version, deprecated)
         check_durability("stream", durability, self.checkpointer)
-        request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
+        request = RunRequest(
+            context, (), interrupt_before, interrupt_after, durability=durability, control=control
+        )
         shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
         run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
             yield from shape.chunks(stream_events(partial(run.advance, one_step=True), emit))
+            _subruns.raise_stop(run)
         finally:
             _closed(run)
 
@@ -301,14 +317,14 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Any:
         """Async :meth:`invoke`: async nodes run on the caller's event loop."""
-        refuse_run_keywords("ainvoke", print_mode, control, version, deprecated)
+        refuse_run_keywords("ainvoke", print_mode, version, deprecated)
         check_durability("ainvoke", durability, self.checkpointer)
         if print_mode or version != "v1" or deprecated.get("debug"):
             astream = partial(
                 self.astream, input, config, context=context, print_mode=print_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after, durability=durability,
-                debug=deprecated.get("debug"), subgraphs=subgraphs,
+                debug=deprecated.get("debug"), subgraphs=subgraphs, control=control,
             )  # fmt: skip
             return await _out.ainvoke_streamed(astream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys
@@ -324,8 +340,9 @@ class CompiledStateGraph(GraphPlan):
                 return await anested_output(chunks)
             return [c async for c in chunks]
         request = RunRequest(
-            context, (), interrupt_before, interrupt_after, keys, durability=durability
-        )
+            context, (), interrupt_before, interrupt_after, keys, durability=durability,
+            control=control,
+        )  # fmt: skip
         run = self._new_run(input, config, request)
         await run.aadvance()
         return self._output(run, keys)
@@ -349,15 +366,18 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> AsyncIterator[Any]:
         """Async :meth:`stream`."""
-        refuse_run_keywords("astream", print_mode, control, version, deprecated)
+        refuse_run_keywords("astream", print_mode, version, deprecated)
         check_durability("astream", durability, self.checkpointer)
-        request = RunRequest(context, (), interrupt_before, interrupt_after, durability=durability)
+        request = RunRequest(
+            context, (), interrupt_before, interrupt_after, durability=durability, control=control
+        )
         shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
         run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
             async for event in astream_events(partial(run.aadvance, one_step=True), emit):
                 for chunk in shape.chunks((event,)):
                     yield chunk
+            _subruns.raise_stop(run)
         finally:
             _closed(run)
 

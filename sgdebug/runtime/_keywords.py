@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from sgdebug.runtime._control import RunControl
     from sgdebug.runtime.engine._hooks import PauseHook
     from sgdebug.runtime.engine._stream import Emitter
 
@@ -77,6 +78,8 @@ class RunRequest:
     durability: str | None = None
     """When checkpoints are stored: ``"sync"``, ``"async"``, ``"exit"`` (``None``: LangGraph's
     default, every step)."""
+    control: RunControl | None = None
+    """Asks the run to stop between steps (``control=``); a subgraph's run takes its parent's."""
 
 
 DURABILITIES = (None, "sync", "async", "exit")
@@ -96,13 +99,11 @@ def check_durability(call: str, durability: Any, checkpointer: Any) -> None:
 def refuse_run_keywords(
     call: str,
     print_mode: Any,
-    control: Any,
     version: str,
     deprecated: Mapping[str, Any],
 ) -> None:
     """Refuse the run keywords LangGraph accepts and sgdebug.runtime does not support
     (``print_mode`` is not one; ``debug`` comes in ``deprecated`` for ``invoke``)."""
-    refuse_unsupported(call, {"control": control})
     if version not in ("v1", "v2"):
         raise NotImplementedError(
             f"{call}(version={version!r}) is not supported by sgdebug.runtime yet"

@@ -7,14 +7,17 @@ import logging
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import replace
 from types import GenericAlias
 from typing import TYPE_CHECKING, Any, Literal, Self, get_args, get_origin, get_type_hints
 
 from sgdebug.runtime._constants import END, RESERVED_CHARS, START
 from sgdebug.runtime._keywords import refuse_deprecated, refuse_unsupported
+from sgdebug.runtime._policies import TimeoutPolicy, retry_policies
 from sgdebug.runtime.channels import BaseChannel, LastValue
+from sgdebug.runtime.graph._policy import DEFAULT_ERROR_HANDLER, error_handler_name
 from sgdebug.runtime.graph._schema import Field, fields_of, has_fields, same_field
-from sgdebug.runtime.graph._specs import BranchSpec, NodeSpec
+from sgdebug.runtime.graph._specs import BranchSpec, NodeDefaults, NodePolicy, NodeSpec
 from sgdebug.runtime.managed import ManagedValue
 
 if TYPE_CHECKING:
@@ -66,6 +69,8 @@ class StateGraph:
         self.input_schema = input_schema or state_schema
         self.output_schema = output_schema or state_schema
         self.context_schema = context_schema
+        self.node_defaults = NodeDefaults()
+        """``set_node_defaults()``'s policies, applied at compile time."""
         self.compiled = False
         self._add_schema(state_schema)
         self._add_schema(self.input_schema, allow_managed=False)
@@ -109,45 +114,46 @@ class StateGraph:
         *,
         retry_policy: Any = None,
         cache_policy: Any = None,
-        error_handler: Any = None,
+        error_handler: Callable[..., Any] | None = None,
         timeout: Any = None,
     ) -> Self:
-        """LangGraph's default node policies: none of them is supported yet, so any one
-        given raises ``NotImplementedError`` (as it does on ``add_node``)."""
-        given = {"retry_policy": retry_policy, "cache_policy": cache_policy}
-        given |= {"error_handler": error_handler, "timeout": timeout}
-        refuse_unsupported("set_node_defaults", given)
+        """Policies for every node that sets none of its own, applied at ``compile()``.
+
+        ``retry_policy`` and ``timeout`` apply to every node, error handlers included;
+        ``error_handler`` becomes the handler of every regular node without one. Chainable;
+        ``cache_policy`` is not supported yet (``NotImplementedError``).
+        """
+        refuse_unsupported("set_node_defaults", {"cache_policy": cache_policy})
+        defaults = self.node_defaults
+        if retry_policy is not None:
+            defaults.retry = retry_policies(retry_policy, "set_node_defaults")
+        if error_handler is not None:
+            defaults.error_handler = error_handler
+        if timeout is not None:
+            defaults.timeout = TimeoutPolicy.coerce(timeout)
         return self
 
     def add_node(
         self,
-        node: str | Callable[..., Any],
-        action: Callable[..., Any] | None = None,
+        node: str | Callable[..., Any] | Any,
+        action: Callable[..., Any] | Any = None,
         *,
         defer: bool = False,
         metadata: dict[str, Any] | None = None,
         input_schema: Any = None,
         retry_policy: Any = None,
         cache_policy: Any = None,
-        error_handler: Any = None,
+        error_handler: Callable[..., Any] | None = None,
         destinations: dict[str, str] | tuple[str, ...] | None = None,
         timeout: Any = None,
         trace_policy: Any = None,
         **deprecated: Any,
     ) -> Self:
-        """Add a node; its name defaults to the function's (or graph's) name."""
+        """Add a node; its name defaults to the function's (or graph's) name. The action is
+        a function, a compiled graph or a LangChain Runnable."""
         if "input" in deprecated:
             input_schema = input_schema or deprecated.pop("input")
-        refuse_unsupported(
-            "add_node",
-            {
-                "retry_policy": retry_policy,
-                "cache_policy": cache_policy,
-                "error_handler": error_handler,
-                "timeout": timeout,
-                "trace_policy": trace_policy,
-            },
-        )
+        refuse_unsupported("add_node", {"cache_policy": cache_policy, "trace_policy": trace_policy})
         refuse_deprecated("add_node", deprecated, {"retry": "retry_policy"})
         if not isinstance(node, str):
             action, node = node, _callable_name(node)
@@ -168,8 +174,22 @@ class StateGraph:
         self._add_schema(schema)
         if destinations is None:
             destinations = _command_destinations(action)
-        self.nodes[node] = NodeSpec(node, action, schema, metadata, defer, destinations)
+        retry = retry_policies(retry_policy, "add_node")
+        policy = NodePolicy(retry, TimeoutPolicy.coerce(timeout))
+        if error_handler is not None:
+            handler = self._add_error_handler(node, error_handler, schema)
+            policy = replace(policy, error_handler=handler)
+        spec = NodeSpec(node, action, schema, metadata, defer, destinations, policy)
+        self.nodes[node] = spec
         return self
+
+    def _add_error_handler(self, node: str, handler: Callable[..., Any], schema: Any) -> str:
+        """Add the node that handles ``node``'s failures (it receives ``node``'s input)."""
+        name = error_handler_name(node)
+        if name in self.nodes:
+            raise ValueError(f"Auto-generated error handler node `{name}` already exists.")
+        self.nodes[name] = NodeSpec(name, handler, schema, is_error_handler=True)
+        return name
 
     def add_edge(self, start_key: str | Sequence[str], end_key: str) -> Self:
         """Connect nodes; a list of sources waits for all of them (a join)."""
@@ -316,6 +336,7 @@ class StateGraph:
                 if node not in self.nodes:
                     raise ValueError(f"Node {node} not in nodes")
             checked = []
+        self._add_default_error_handler()
         self.validate(interrupt=checked)
         self.compiled = True
         return CompiledStateGraph(
@@ -326,6 +347,21 @@ class StateGraph:
                 interrupt_after="*" if after == "*" else tuple(after),
                 name=name or "LangGraph",
             ),
+        )
+
+    def _add_default_error_handler(self) -> None:
+        """``set_node_defaults(error_handler=...)``'s node, added once at compile time."""
+        handler = self.node_defaults.error_handler
+        if handler is None:
+            return
+        known = self.nodes.get(DEFAULT_ERROR_HANDLER)
+        if known is not None and not (known.is_error_handler and known.action is handler):
+            raise ValueError(
+                f"Auto-generated default error handler node `{DEFAULT_ERROR_HANDLER}` already "
+                "exists."
+            )
+        self.nodes[DEFAULT_ERROR_HANDLER] = NodeSpec(
+            DEFAULT_ERROR_HANDLER, handler, self.state_schema, is_error_handler=True
         )
 
 

@@ -8,6 +8,8 @@ from typing import Any, ClassVar, Final, Generic, NamedTuple, TypeVar
 
 __all__ = [
     "Command",
+    "RetryPolicy",
+    "TimeoutPolicy",
     "Interrupt",
     "Overwrite",
     "PregelTask",
@@ -16,6 +18,8 @@ __all__ = [
     "StateUpdate",
     "StreamWriter",
 ]
+
+from sgdebug.runtime._policies import RetryPolicy, TimeoutPolicy
 
 N = TypeVar("N", bound=str)
 

@@ -40,7 +40,7 @@ FILES = {
             return 2 * x
         """,
     "lga_prebuilt.py": "from lga_app import graph\nfrom langgraph.prebuilt import ToolNode\n",
-    "lga_name.py": "from langgraph.types import RetryPolicy\nfrom lga_app import graph\n",
+    "lga_name.py": "from langgraph.types import CachePolicy\nfrom lga_app import graph\n",
     "lga_factory.py": """\
         def make():
             from langgraph.types import CachePolicy
@@ -113,7 +113,7 @@ def test_forgetting_keeps_the_standard_library_and_installed_packages(project: P
     ("target", "missing"),
     [
         ("lga_prebuilt:graph", "langgraph.prebuilt"),
-        ("lga_name:graph", "langgraph.types.RetryPolicy"),
+        ("lga_name:graph", "langgraph.types.CachePolicy"),
         ("lga_factory:make", "langgraph.types.CachePolicy"),
     ],
 )

@@ -76,7 +76,6 @@ def test_an_unknown_run_keyword_is_a_type_error_and_runs_nothing(call: str) -> N
 @pytest.mark.parametrize(
     ("keyword", "value"),
     [
-        ("control", object()),
         ("version", "v3"),
     ],
 )
@@ -154,10 +153,7 @@ def test_a_refused_keyword_saves_nothing_on_the_thread() -> None:
 @pytest.mark.parametrize(
     ("keyword", "value"),
     [
-        ("retry_policy", object()),
         ("cache_policy", object()),
-        ("error_handler", bump),
-        ("timeout", 1.0),
         ("trace_policy", object()),
     ],
 )
@@ -168,7 +164,7 @@ def test_add_node_names_the_policy_it_does_not_support(keyword: str, value: Any)
     assert builder.nodes == {}
 
 
-@pytest.mark.parametrize("keyword", ["retry_policy", "cache_policy", "error_handler", "timeout"])
+@pytest.mark.parametrize("keyword", ["cache_policy"])
 def test_set_node_defaults_names_the_policy_it_does_not_support(keyword: str) -> None:
     builder = StateGraph(S)
     assert builder.set_node_defaults() is builder

@@ -66,9 +66,15 @@ def test_merge_keeps_the_writer_unless_the_other_sets_one() -> None:
     assert Runtime().merge(Runtime(stream_writer=writer)).stream_writer is writer
 
 
-def test_override_refuses_what_sgdebug_lacks_and_what_nobody_has() -> None:
-    with pytest.raises(NotImplementedError, match=r"Runtime.override\(control=...\)"):
-        Runtime().override(control=object())
+def test_override_replaces_control_and_heartbeat_and_refuses_what_nobody_has() -> None:
+    from sgdebug.runtime import RunControl
+
+    control = RunControl()
+    assert Runtime().override(control=control).control is control
+    assert Runtime().merge(Runtime(control=control)).drain_requested is False
+    control.request_drain("sigterm")
+    assert Runtime(control=control).drain_reason == "sigterm"
+    Runtime().heartbeat()  # outside a time-limited attempt: nothing happens
     with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
         Runtime().override(colour=1)
 
@@ -108,3 +114,21 @@ def test_execution_info_and_get_runtime_in_a_node_match_langgraph() -> None:
 def test_get_runtime_outside_a_node_raises() -> None:
     with pytest.raises(RuntimeError):
         get_runtime()
+
+
+def test_a_node_sees_the_server_info_its_config_carries() -> None:
+    from sgdebug.runtime import START, ServerInfo, StateGraph
+
+    seen: list[Any] = []
+
+    def node(state: S, runtime: Runtime) -> dict[str, Any]:
+        seen.append(runtime.server_info)
+        return {}
+
+    graph = StateGraph(S).add_node("n", node).add_edge(START, "n").compile()
+    graph.invoke({"x": 1})
+    user = type("User", (), {"identity": "ann"})()
+    configurable = {"assistant_id": "a1", "langgraph_auth_user": user}
+    graph.invoke({"x": 1}, {"configurable": configurable})
+    graph.invoke({"x": 1}, {"configurable": {"langgraph_auth_user": {"identity": "dict"}}})
+    assert seen == [None, ServerInfo("a1", "", user), None]

@@ -28,11 +28,14 @@ __all__ = [
     "TaskWrites",
     "WriteInfo",
     "CheckpointId",
+    "NS_KEY_SEP",
     "build_record",
     "format_time",
     "id_text",
     "sequential_ids",
+    "split_thread_key",
     "task_id",
+    "thread_key",
     "time_ordered_ids",
     "utc_clock",
 ]
@@ -61,6 +64,26 @@ def write_slots(writes: Sequence[PendingWrite]) -> list[tuple[int, PendingWrite]
         else:
             out.append((special, write))
     return out
+
+
+NS_KEY_SEP = "\x1f"
+"""Joins a thread id and a checkpoint namespace in the key a saver files a subgraph's
+checkpoints under (the ASCII unit separator: not part of a thread id anyone types)."""
+
+
+def thread_key(thread_id: str, checkpoint_ns: str = "") -> str:
+    """The key a saver stores the checkpoints of ``(thread_id, checkpoint_ns)`` under.
+
+    A root graph's namespace is ``""`` and its key is the thread id itself; a subgraph's
+    checkpoints get a key of their own, so the root thread's history never lists them.
+    """
+    return f"{thread_id}{NS_KEY_SEP}{checkpoint_ns}" if checkpoint_ns else thread_id
+
+
+def split_thread_key(key: str) -> tuple[str, str]:
+    """``thread_key``'s inverse: the thread id and the checkpoint namespace of a key."""
+    thread_id, _, checkpoint_ns = key.partition(NS_KEY_SEP)
+    return thread_id, checkpoint_ns
 
 
 class Blob(NamedTuple):

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from sgdebug.runtime.checkpoint.base import (
+    NS_KEY_SEP,
     BaseCheckpointSaver,
     Blob,
     CheckpointId,
@@ -261,9 +262,9 @@ class InMemorySaver(BaseCheckpointSaver):
         return records.get(checkpoint_id)
 
     def threads(self) -> list[str]:
-        """Every thread id that has a checkpoint."""
+        """Every thread id that has a checkpoint (subgraphs' namespaces are not threads)."""
         self.sync()
-        return [t for t, records in self.records.items() if records]
+        return [t for t, records in self.records.items() if records and NS_KEY_SEP not in t]
 
     def list_records(self, thread_id: str) -> Iterator[CheckpointRecord]:
         self.sync(thread_id)

@@ -11,6 +11,7 @@ from typing import Any
 
 from sgdebug.runtime.checkpoint._load import CorruptCheckpointError
 from sgdebug.runtime.checkpoint.base import (
+    NS_KEY_SEP,
     BaseCheckpointSaver,
     Blob,
     CheckpointRecord,
@@ -288,10 +289,10 @@ class SqliteSaver(BaseCheckpointSaver):
             self.conn.execute("COMMIT")
 
     def threads(self) -> list[str]:
-        """Every thread id in the file."""
+        """Every thread id in the file (subgraphs' namespaces are not threads)."""
         with self.lock:
             rows = self.conn.execute("SELECT DISTINCT thread_id FROM checkpoints").fetchall()
-        return [r[0] for r in rows]
+        return [r[0] for r in rows if NS_KEY_SEP not in r[0]]
 
 
 _SOURCES = frozenset(("input", "loop", "update", "fork"))

@@ -9,9 +9,11 @@ instead of calling anything. :func:`run_task` records the outcome on the task.
 from __future__ import annotations
 
 import inspect
+import uuid
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sgdebug.runtime._constants import START
+from sgdebug.runtime.checkpoint.base import id_text
 from sgdebug.runtime.engine._branches import abranch_writes, branch_writes
 from sgdebug.runtime.engine._context import (
     SCOPE,
@@ -20,11 +22,16 @@ from sgdebug.runtime.engine._context import (
     enter_scope,
     leave_scope,
 )
+from sgdebug.runtime.engine._error_handlers import ahand_over, hand_over
+from sgdebug.runtime.engine._messages_mode import LIFTED_KEYS
+from sgdebug.runtime.engine._nesting import NS_SEP
+from sgdebug.runtime.engine._retry import aretried, retried
 from sgdebug.runtime.engine._runtime import task_runtime
 from sgdebug.runtime.engine._task import PLAIN, command_input_writes
 from sgdebug.runtime.engine._task import _await as await_sync
+from sgdebug.runtime.engine._timeouts import user_cancelled
 from sgdebug.runtime.engine._view import RunView
-from sgdebug.runtime.errors import GraphInterrupt, ParentCommand
+from sgdebug.runtime.errors import GraphInterrupt, NodeCancelledError, ParentCommand
 from sgdebug.runtime.graph._node import CompiledNode, Write, for_parent, return_writes
 from sgdebug.runtime.types import Command
 
@@ -52,19 +59,34 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
         token = SCOPE.set(scope)
     else:  # start the reused scope on this task's attempt
         scope.task, scope.resume, scope.counter, scope.config = task, task.resume, 0, None
+        scope.pushed = None
         token = None
+    messages = run.messages
+    streamed = messages.enter(run, task) if messages is not None else None
     try:
-        task.writes = call_task(run, task, scope)
+        if task.node.policy is None:
+            task.writes = call_task(run, task, scope)
+        else:
+            task.writes = retried(task, scope, lambda: call_task(run, task, scope))
         task.done = True
     except GraphInterrupt as exc:
-        task.interrupts = exc.interrupts
+        task.interrupts, task.stopped = exc.interrupts, True
     except Exception as exc:
         _failed(task, exc)
+    except BaseException as exc:
+        if not user_cancelled(exc):
+            raise
+        task.error = NodeCancelledError(task.name)
+        task.error.__cause__ = exc
     finally:
+        if messages is not None:
+            messages.leave(streamed)
         if token is None:
             scope.task = None
         else:
             SCOPE.reset(token)
+    if task.error is not None and task.node.policy is not None:
+        hand_over(run, task, run_task)
 
 
 async def arun_task(run: TaskOwner, task: Task) -> None:
@@ -74,15 +96,29 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
         task.resume = []
     scope = TaskScope(run, task, task.resume)
     token = enter_scope(scope)
+    messages = run.messages
+    streamed = messages.enter(run, task) if messages is not None else None
     try:
-        task.writes = await acall_task(run, task, scope)
+        if task.node.policy is None:
+            task.writes = await acall_task(run, task, scope)
+        else:
+            task.writes = await aretried(task, scope, lambda: acall_task(run, task, scope))
         task.done = True
     except GraphInterrupt as exc:
-        task.interrupts = exc.interrupts
+        task.interrupts, task.stopped = exc.interrupts, True
     except Exception as exc:
         _failed(task, exc)
+    except BaseException as exc:
+        if not user_cancelled(exc):
+            raise
+        task.error = NodeCancelledError(task.name)
+        task.error.__cause__ = exc
     finally:
+        if messages is not None:
+            messages.leave(streamed)
         leave_scope(token)
+    if task.error is not None and task.node.policy is not None:
+        await ahand_over(run, task, run_task, arun_task)
 
 
 def _failed(task: Task, exc: Exception) -> None:
@@ -107,6 +143,8 @@ def call_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
         value = await_sync(value)
     routes: list[Write] = []
     writes = return_writes(value, run.graph.target, routes)
+    if scope.pushed:
+        writes = scope.pushed + writes
     task.writes = writes
     branched = branch_writes(run, task, writes, value if isinstance(value, dict) else None)
     return writes + routes + branched if routes else writes + branched
@@ -121,6 +159,8 @@ async def acall_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
         value = for_parent(exc)
     routes: list[Write] = []
     writes = return_writes(value, run.graph.target, routes)
+    if scope.pushed:
+        writes = scope.pushed + writes
     task.writes = writes
     raw = value if isinstance(value, dict) else None
     return writes + routes + await abranch_writes(run, task, writes, raw)
@@ -142,25 +182,61 @@ def _injected(run: RunView, node: CompiledNode, scope: TaskScope) -> dict[str, A
         kwargs["store"] = None
     if "previous" in names:
         kwargs["previous"] = None
+    if "error" in names:
+        kwargs["error"] = scope.task.node_error
     return kwargs
 
 
 def task_config(run: RunView, task: Task) -> dict[str, Any]:
-    """The config a node of ``task`` receives."""
+    """The config a node of ``task`` receives.
+
+    As LangGraph's: ``configurable`` keeps the run's keys (its thread, the user's) and
+    names where the task stands: ``checkpoint_ns`` (the run's namespace plus
+    ``"node:task_id"``: a subgraph the node runs checkpoints there), ``checkpoint_id``
+    ``None``, and ``checkpoint_map`` (each level's namespace -> the checkpoint its step
+    runs from); metadata adds the ``langgraph_*`` keys (and, in a subgraph, the run's
+    ``checkpoint_ns``).
+    """
     base = run.config
+    namespace = run.namespace
+    run_ns = NS_SEP.join(namespace)
+    task_ns = f"{run_ns}{NS_SEP}{task.name}:{task.id}" if namespace else f"{task.name}:{task.id}"
     metadata = dict(base.get("metadata") or {})
+    configurable = base.get("configurable")
+    if configurable:  # LangGraph repeats these in the metadata
+        for key in LIFTED_KEYS:
+            if key in configurable and key not in metadata:
+                metadata[key] = configurable[key]
     metadata.update(
         langgraph_step=run.step,
         langgraph_node=task.name,
         langgraph_triggers=task.triggers,
         langgraph_path=task.path,
-        langgraph_checkpoint_ns=f"{task.name}:{task.id}",
+        langgraph_checkpoint_ns=task_ns,
     )
+    if namespace:  # (LangGraph keeps the outermost subgraph's)
+        metadata.setdefault("checkpoint_ns", run_ns)
     config: dict[str, Any] = {"tags": list(base.get("tags") or []), "metadata": metadata}
     if "recursion_limit" in base:
         config["recursion_limit"] = base["recursion_limit"]
-    config["configurable"] = dict(base.get("configurable") or {})
+    configurable = dict(base.get("configurable") or {})
+    levels = configurable.get("checkpoint_map") if namespace else None
+    configurable["checkpoint_map"] = {**(levels or {}), run_ns: _step_checkpoint(run, task)}
+    configurable["checkpoint_id"] = None
+    configurable["checkpoint_ns"] = task_ns
+    config["configurable"] = configurable
     return config
+
+
+def _step_checkpoint(run: RunView, task: Task) -> str:
+    """The id of the checkpoint ``task``'s step runs from; a run without a checkpointer
+    has none stored, so it is made up: one per run and step, UUID-shaped."""
+    if task.checkpoint_id is not None:
+        return id_text(task.checkpoint_id)
+    checkpoint_id = run.checkpoint_id
+    if checkpoint_id is not None:
+        return checkpoint_id
+    return str(uuid.uuid5(uuid.NAMESPACE_OID, f"{task.id[:24]}:{run.step}"))
 
 
 def _start_writes(run: RunView, task: Task) -> list[Write]:

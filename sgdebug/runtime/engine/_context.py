@@ -19,6 +19,10 @@ def _no_writer(_chunk: Any) -> None:
     """The stream writer of a runtime outside a run: writes nowhere."""
 
 
+def _no_heartbeat() -> None:
+    """The heartbeat of a runtime outside a time-limited attempt: does nothing."""
+
+
 @dataclass(frozen=True, slots=True)
 class Runtime:
     """Passed to a node's ``runtime`` parameter; ``Runtime[Context]`` in annotations."""
@@ -29,24 +33,34 @@ class Runtime:
     """Always ``None``: sgdebug has no long-term store."""
     stream_writer: Callable[[Any], None] = _no_writer
     """Emits a ``custom`` stream chunk."""
+    heartbeat: Callable[[], None] = _no_heartbeat
+    """Marks progress for the node's ``idle_timeout`` (a no-op without one)."""
     previous: Any = None
     """Kept for parity with LangGraph's functional API; always ``None`` here."""
     execution_info: Any = None
     """What is running (an ``ExecutionInfo``): set inside a node, ``None`` outside."""
     server_info: Any = None
     """Always ``None``: set by a LangGraph server, which sgdebug is not."""
+    control: Any = None
+    """The run's ``RunControl`` (``invoke(..., control=)``), ``None`` outside a run."""
 
     def __class_getitem__(cls, params: Any) -> GenericAlias:
         """``Runtime[Context]`` in annotations, as in LangGraph."""
         return GenericAlias(cls, params)
 
+    @property
+    def drain_requested(self) -> bool:
+        """Whether the run's control asked it to drain."""
+        return bool(self.control is not None and self.control.drain_requested)
+
+    @property
+    def drain_reason(self) -> str | None:
+        """The reason of the drain the run's control asked for, if any."""
+        return None if self.control is None else self.control.drain_reason
+
     def override(self, **overrides: Any) -> Runtime:
-        """A copy with the given fields replaced; a field sgdebug lacks raises."""
+        """A copy with the given fields replaced; an unknown field raises."""
         for name in overrides:
-            if name in _LANGGRAPH_ONLY:
-                raise NotImplementedError(
-                    f"Runtime.override({name}=...) is not supported by sgdebug.runtime yet"
-                )
             if name not in _FIELDS:
                 raise TypeError(f"Runtime.override() got an unexpected keyword argument {name!r}")
         return replace(self, **overrides)
@@ -59,14 +73,15 @@ class Runtime:
             stream_writer=(
                 self.stream_writer if other.stream_writer is _no_writer else other.stream_writer
             ),
+            heartbeat=self.heartbeat if other.heartbeat is _no_heartbeat else other.heartbeat,
             previous=self.previous if other.previous is None else other.previous,
             execution_info=other.execution_info or self.execution_info,
             server_info=other.server_info or self.server_info,
+            control=other.control or self.control,
         )
 
 
 _FIELDS = frozenset(f.name for f in fields(Runtime))
-_LANGGRAPH_ONLY = frozenset({"heartbeat", "control"})
 
 
 class ScopeOwner(Protocol):
@@ -81,13 +96,20 @@ class ScopeOwner(Protocol):
 
     def custom_writer(self) -> Callable[[Any], None]: ...
 
+    @property
+    def messages(self) -> Any:
+        """The stream's ``messages`` mode (a ``MessagesStream``), or ``None``."""
+        ...
+
     def take_null_resume(self) -> tuple[bool, Any]: ...
+
+    def answer_for(self, interrupt_id: str) -> tuple[bool, Any]: ...
 
 
 class TaskScope:
     """Per-task state reached through a context variable while the node runs."""
 
-    __slots__ = ("config", "counter", "outer", "owner", "resume", "task")
+    __slots__ = ("config", "counter", "outer", "owner", "pushed", "resume", "task")
 
     def __init__(self, owner: ScopeOwner, task: Any, resume: list[Any]) -> None:
         self.owner = owner
@@ -100,6 +122,8 @@ class TaskScope:
         self.config: dict[str, Any] | None = None
         self.outer: TaskScope | None = None
         """The scope that was current before this one (stands in while ``task`` is None)."""
+        self.pushed: list[tuple[str, Any]] | None = None
+        """Writes the node made while it ran (``push_message``), before its return value's."""
 
     def get_config(self) -> dict[str, Any]:
         """The task's config, built on first use."""
@@ -170,9 +194,12 @@ def interrupt(value: Any, *, response_schema: Any = None) -> Any:
     scope.counter += 1
     if index < len(scope.resume):
         return validated_answer(response_schema, scope.resume[index])
-    found, answer = scope.owner.take_null_resume()
+    interrupt_id = scope.interrupt_id(index)
+    found, answer = scope.owner.answer_for(interrupt_id)
+    if not found:
+        found, answer = scope.owner.take_null_resume()
     if found:
         scope.resume.append(answer)
         return validated_answer(response_schema, answer)
-    interrupt_ = Interrupt(value, scope.interrupt_id(index), schema_json(response_schema))
+    interrupt_ = Interrupt(value, interrupt_id, schema_json(response_schema))
     raise GraphInterrupt((interrupt_,))

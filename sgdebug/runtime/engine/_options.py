@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sgdebug.runtime._control import RunControl
 from sgdebug.runtime.engine._hooks import PauseHook
 from sgdebug.runtime.engine._nesting import Parent
 from sgdebug.runtime.engine._stream import Emitter
@@ -34,3 +35,5 @@ class RunOptions:
     ``"async"``: every step's, before the next step starts)."""
     parent: Parent | None = None
     """The run and task this run is a subgraph of (``None`` for a root graph)."""
+    control: RunControl | None = None
+    """Asks the run to stop before its next step (``invoke(..., control=)``)."""

@@ -20,6 +20,8 @@ from sgdebug.runtime.engine._apply import (
 )
 from sgdebug.runtime.engine._calling import arun_task, run_task
 from sgdebug.runtime.engine._context import SCOPE, TaskScope
+from sgdebug.runtime.engine._drain import check_drain
+from sgdebug.runtime.engine._error_handlers import resume_handlers, with_handlers
 from sgdebug.runtime.engine._executor import arun_tasks, run_tasks
 from sgdebug.runtime.engine._options import RunOptions
 from sgdebug.runtime.engine._plan import apply_prefill, plan_tasks, stops_at
@@ -151,7 +153,7 @@ class Run(RunState):
         ``quiet``: nobody watches the run or streams it (see :meth:`_settle`).
         """
         run_task(self, task, self._inline)
-        if quiet and task.done:
+        if quiet and task.done and task.handler is None:
             # The usual unwatched step: nothing to report; the writes wait for the save.
             if self.persist is not None:
                 self.persist.defer(task)
@@ -289,6 +291,8 @@ class Run(RunState):
         if self.prefill:
             prefill, self.prefill = self.prefill, {}
             self.cached_ids |= apply_prefill(self.tasks, prefill)
+            if self.graph.handles_errors:
+                self.cached_ids |= resume_handlers(self, prefill)
         if not self.tasks:
             self.phase = "done"
             return False
@@ -299,6 +303,8 @@ class Run(RunState):
             return False
         if emit is not None:  # (not at a breakpoint before them: they have not started)
             emit.planned(self, self.tasks)
+        if self.options.control is not None:
+            check_drain(self.options.control, self.tasks)
         return True
 
     def _stop_at_breakpoint(self, where: str) -> None:
@@ -344,13 +350,15 @@ class Run(RunState):
                     self.persist.task_done(task, defer=True)
                 self.phase = "commit"
                 return False
+        if self.graph.handles_errors:
+            ran = with_handlers(ran)
         paused = self._report(ran)
         failed = self.failed
         if failed is not None:
             self._task_failed(failed)
             return False
         for task in self.tasks:
-            if task.interrupts:
+            if task.stopped and not task.done:
                 if self.persist is not None:
                     self.persist.flush()
                 self._interrupted()

@@ -6,7 +6,9 @@ import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from sgdebug.runtime._server_info import server_info
 from sgdebug.runtime.engine._context import Runtime, TaskScope, current_scope
+from sgdebug.runtime.engine._timeouts import heartbeat_of
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._view import RunView
@@ -52,9 +54,17 @@ def task_runtime(run: RunView, scope: TaskScope) -> Runtime:
         task_id=scope.task.id,
         thread_id=configurable.get("thread_id") if checkpointed else None,
         run_id=None if config.get("run_id") is None else str(config["run_id"]),
-        node_first_attempt_time=time.time(),
+        node_attempt=scope.task.attempt,
+        node_first_attempt_time=scope.task.first_attempt or time.time(),
     )
-    return Runtime(run.context, None, scope.writer, execution_info=info)
+    task = scope.task
+    policy = task.node.policy
+    heartbeat = DEFAULT_RUNTIME.heartbeat
+    if policy is not None and policy.timeout is not None:
+        heartbeat = heartbeat_of(task)
+    control = getattr(getattr(run, "options", None), "control", None)  # a Run's RunOptions
+    server = server_info(configurable) if configurable else None
+    return Runtime(run.context, None, scope.writer, heartbeat, None, info, server, control)
 
 
 def get_runtime(context_schema: Any = None) -> Runtime:

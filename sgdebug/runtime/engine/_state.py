@@ -12,7 +12,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from sgdebug.runtime._constants import START
 from sgdebug.runtime.channels import BaseChannel
@@ -26,7 +26,7 @@ from sgdebug.runtime.engine._apply import (
     finish_channels,
 )
 from sgdebug.runtime.engine._calling import task_config
-from sgdebug.runtime.engine._context import TaskScope
+from sgdebug.runtime.engine._context import ScopeOwner, TaskScope
 from sgdebug.runtime.engine._journal import Journal, Mutation
 from sgdebug.runtime.engine._observer import QUIET, HookObserver, Observer
 from sgdebug.runtime.engine._options import RunOptions
@@ -39,6 +39,9 @@ from sgdebug.runtime.engine._view import Phase, Status
 from sgdebug.runtime.graph._node import Write
 from sgdebug.runtime.graph._plan import GraphPlan
 from sgdebug.runtime.types import Command, Interrupt
+
+if TYPE_CHECKING:
+    from sgdebug.runtime.engine._messages_mode import MessagesStream
 
 __all__ = ["NO_RECORD", "ApplyKind", "RunState"]
 
@@ -57,6 +60,11 @@ class RunState:
         self.options = options
         self.observer: Observer = HookObserver(options.hooks) if options.hooks else QUIET
         """Who watches the run's pause points (the no-op :data:`QUIET` without hooks)."""
+        self.messages: MessagesStream | None = (
+            options.emit.messages if options.emit is not None else None
+        )
+        """The stream's ``messages`` mode, when it is streamed (its tasks' chat models
+        stream to it)."""
         self.channels: dict[str, BaseChannel] = {
             k: c.copy() for k, c in graph.channel_specs.items()
         }
@@ -80,6 +88,8 @@ class RunState:
         self.cached_ids: set[str] = set()
         self.null_resume: list[Any] = []
         """A bare ``Command(resume=...)`` answer, given to the first unanswered interrupt."""
+        self.resume_map: dict[str, Any] = {}
+        """``Command(resume={interrupt_id: answer})``'s answers, for subgraphs' interrupts."""
         self.commit_mark: int | None = None
         """Where the last commit's stream events start in the emitter's buffer."""
         self.deferred: list[Task] = []
@@ -136,8 +146,9 @@ class RunState:
 
     @property
     def failed(self) -> Task | None:
-        """The first failed task of the pending step, if the step failed."""
-        return next((t for t in self.tasks if t.error is not None), None)
+        """The first failed task of the pending step, if the step failed (a failure handed to
+        an error handler left its task done: it does not fail the step)."""
+        return next((t for t in self.tasks if t.error is not None and not t.done), None)
 
     def read_values(self, keys: Sequence[str] | str) -> Any:
         """The current values of ``keys`` (a single key gives the bare value)."""
@@ -213,10 +224,24 @@ class RunState:
         return task_config(self, task)
 
     def take_null_resume(self) -> tuple[bool, Any]:
-        """Consume the run-wide resume value, if one is left."""
+        """Consume the run-wide resume value, if one is left (a subgraph's run, which has
+        none of its own, takes its parent's: the answer given to the root graph)."""
         with _RESUME_LOCK:
             if self.null_resume:
                 return True, self.null_resume.pop()
+        parent = self.options.parent
+        if parent is not None:
+            return cast("ScopeOwner", parent.run).take_null_resume()
+        return False, None
+
+    def answer_for(self, interrupt_id: str) -> tuple[bool, Any]:
+        """The answer ``Command(resume={id: answer})`` gave the interrupt ``interrupt_id``
+        (raised in a subgraph: the root graph's run holds the answers)."""
+        if interrupt_id in self.resume_map:
+            return True, self.resume_map[interrupt_id]
+        parent = self.options.parent
+        if parent is not None:
+            return cast("ScopeOwner", parent.run).answer_for(interrupt_id)
         return False, None
 
     def custom_writer(self) -> Callable[[Any], None]:

@@ -17,6 +17,7 @@ from sgdebug.runtime.graph._node import updates_payload
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._forward import Sink
+    from sgdebug.runtime.engine._messages_mode import MessagesStream
     from sgdebug.runtime.engine._task import Task
     from sgdebug.runtime.engine._view import RunView
 
@@ -33,7 +34,8 @@ class Emitter:
     """Receives a run's events and keeps those of the requested stream modes, in order."""
 
     __slots__ = (
-        "events", "forward", "kept", "lock", "modes", "subgraphs", "update_keys", "values_keys",
+        "events", "forward", "kept", "lock", "messages", "modes", "subgraphs", "update_keys",
+        "values_keys",
     )  # fmt: skip
 
     def __init__(
@@ -59,9 +61,15 @@ class Emitter:
         self.forward: Sink | None = None
         """Where this (subgraph's) run's events go on, besides its own caller's stream."""
         self.kept: list[tuple[Any, ...]] = []
+        """Events flushed to :attr:`forward` that the run's own caller streams too."""
         self.lock = threading.Lock()
         """Serialises :meth:`flush` (tasks in several threads may flush at once)."""
-        """Events flushed to :attr:`forward` that the run's own caller streams too."""
+        self.messages: MessagesStream | None = None
+        """The ``messages`` mode's state, when it is streamed."""
+        if "messages" in self.modes:
+            from sgdebug.runtime.engine._messages_mode import MessagesStream
+
+            self.messages = MessagesStream(self)
 
     def __call__(self, mode: str, payload: Any) -> None:
         if mode in self.modes:
@@ -115,6 +123,8 @@ class Emitter:
     def _result(self, run: RunView, task: Task) -> None:
         if isinstance(task.error, ParentCommand):
             return
+        if self.messages is not None and not task.interrupts and task.name != START:
+            self.messages.finished(run, task)
         if task.error is None or task.writes:
             self.events.extend(self._updates(run, task))
         self._task_result_event(run, task)

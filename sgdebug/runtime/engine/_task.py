@@ -7,6 +7,7 @@ from typing import Any
 
 from sgdebug.runtime._constants import PULL, PUSH
 from sgdebug.runtime.checkpoint.base import CheckpointId, task_id
+from sgdebug.runtime.errors import NodeError
 from sgdebug.runtime.graph._node import CompiledNode, Write, WriteTarget, return_writes
 from sgdebug.runtime.types import Command, Interrupt
 
@@ -18,8 +19,9 @@ class Task:
     """One node execution in a superstep."""
 
     __slots__ = (
-        "_id", "applied", "checkpoint_id", "done", "error", "input", "interrupts", "name",
-        "node", "path", "resume", "triggers", "writes",
+        "_id", "applied", "attempt", "beat", "checkpoint_id", "done", "error", "first_attempt",
+        "handler", "input", "interrupts", "name", "node", "node_error", "path", "resume",
+        "stopped", "triggers", "writes",
     )  # fmt: skip
 
     def __init__(
@@ -48,11 +50,25 @@ class Task:
         self.done = False
         self.error: BaseException | None = None
         self.interrupts: tuple[Interrupt, ...] = ()
+        self.stopped = False
+        """Whether an attempt stopped on a ``GraphInterrupt`` (with :attr:`interrupts`, or
+        none: a subgraph it ran stopped at a static breakpoint); read with :attr:`done`,
+        as a later attempt that finishes leaves it set."""
         self.resume: list[Any] | None = None
         """Answers to its interrupts, in call order."""
         self.applied: dict[str, Any] | None = None
         """Channels with only this task's writes applied, made for its conditional edges;
         a step of this one task commits them as they are instead of reducing twice."""
+        self.attempt = 1
+        """Which attempt of the node is running (more than 1 under a retry policy)."""
+        self.first_attempt: float | None = None
+        """When the first attempt started (Unix seconds), set under a retry policy."""
+        self.beat = 0.0
+        """Its last sign of progress (``time.monotonic``), under an idle time limit."""
+        self.handler: Task | None = None
+        """The error handler task its failure was handed to (it is then done, writing nothing)."""
+        self.node_error: NodeError | None = None
+        """For an error handler task: the failure it handles (its ``error`` parameter)."""
 
     @property
     def id(self) -> str:
@@ -100,8 +116,10 @@ class TaskIds:
 
 
 def path_key(task: Task) -> tuple[int, Any]:
-    """Sort key of task-path order: pulled nodes by name, then Send tasks by index."""
-    return (0, task.name) if task.path[0] == PULL else (1, task.path[1])
+    """Sort key of task-path order: pulled nodes by name, then Send tasks by index (an error
+    handler's task, whose path extends its failed task's, sorts in that task's place)."""
+    path = task.path
+    return (0 if path[0] == PULL else 1, path[1])
 
 
 def command_input_writes(target: WriteTarget, cmd: Command[Any]) -> list[Write]:

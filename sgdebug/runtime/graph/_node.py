@@ -23,7 +23,7 @@ from sgdebug.runtime.graph._schema import (
     is_pydantic_model,
     object_writes,
 )
-from sgdebug.runtime.graph._specs import BranchSpec
+from sgdebug.runtime.graph._specs import BranchSpec, NodePolicy
 from sgdebug.runtime.managed import ManagedValue
 from sgdebug.runtime.types import Command, Send
 
@@ -118,7 +118,16 @@ def inspect_action(action: Callable[..., Any]) -> Injection:
     except (TypeError, ValueError):
         params = {}  # type: ignore[assignment]
     names = frozenset(n for n in params if n in INJECTABLE)
+    if "error" in params and _names_node_error(params["error"].annotation):
+        names |= {"error"}
     return Injection(names, inspect.iscoroutinefunction(target))
+
+
+def _names_node_error(annotation: Any) -> bool:
+    """Whether a parameter ``error`` is annotated ``NodeError`` (LangGraph's or ours): an
+    error handler receives its failure there."""
+    name = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    return bool(name == "NodeError" or name.endswith(".NodeError"))
 
 
 @dataclass(slots=True)
@@ -150,6 +159,8 @@ class CompiledNode:
     """Per branch, the routing writes of each string result seen so far."""
     speed: int = 0
     """Fast runs so far (``-1`` once a run was slow); the executor inlines proven-fast nodes."""
+    policy: NodePolicy | None = None
+    """Retries, time limit and error handler; ``None`` (no cost) when it has none."""
     graph_kind: type | None = None
     """The class of compiled graphs (set by the graph plan): what :attr:`subgraphs` finds."""
     found: list[Any] | None = None

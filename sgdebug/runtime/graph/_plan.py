@@ -29,6 +29,8 @@ from sgdebug.runtime.graph._node import (
     inspect_action,
     make_reader,
 )
+from sgdebug.runtime.graph._policy import effective_policy
+from sgdebug.runtime.graph._runnable import is_runnable, runnable_action
 from sgdebug.runtime.graph._schema import object_writes
 from sgdebug.runtime.graph._specs import Blueprint, NodeSpec
 
@@ -79,6 +81,10 @@ class GraphPlan:
         self.nodes: dict[str, CompiledNode] = {START: self._start_node()}
         for spec in builder.nodes.values():
             self.nodes[spec.name] = self._node(spec)
+        self.handles_errors = any(
+            n.policy is not None and n.policy.error_handler is not None for n in self.nodes.values()
+        )
+        """Whether a node has an error handler (the engine then looks for handed-over tasks)."""
         self.sorted_names = tuple(sorted(self.nodes))
         trigger_map: defaultdict[str, list[str]] = defaultdict(list)
         for node in self.nodes.values():
@@ -155,10 +161,13 @@ class GraphPlan:
         if isinstance(action, GraphPlan):
             subgraph = action
             action = _subgraph_action(action)
+        elif is_runnable(action):
+            action = runnable_action(action)
         node = CompiledNode(
             spec.name, action, tuple(sorted(triggers)), self._reader(spec.input_schema),
             inspect_action(action), edges, joins, branches, subgraph, spec.defer,
         )  # fmt: skip
+        node.policy = effective_policy(spec, self.builder.node_defaults, node.injection.is_async)
         node.graph_kind = GraphPlan
         return node
 
@@ -187,9 +196,11 @@ def _no_action(state: Any) -> None:
 
 
 def _subgraph_action(sub: Any) -> Callable[..., Any]:
+    """A subgraph as a node's action: its run inherits the task's config (thread, keys,
+    checkpoint namespace: see ``_subgraph_runs``)."""
+
     def run_subgraph(state: Any, config: dict[str, Any]) -> Any:
-        sub_config = {k: v for k, v in config.items() if k in ("tags", "recursion_limit")}
-        return sub.invoke(state, sub_config)
+        return sub.invoke(state, config)
 
     run_subgraph.__name__ = sub.name
     return run_subgraph

@@ -11,6 +11,7 @@ from sgdebug.runtime.checkpoint.base import (
     BaseCheckpointSaver,
     CheckpointRecord,
     PendingWrite,
+    split_thread_key,
 )
 from sgdebug.runtime.engine._nesting import checkpoint_ns
 
@@ -69,7 +70,7 @@ def resumed_event(
         conf = parent["configurable"]
         parent["configurable"] = {
             "thread_id": conf["thread_id"],
-            "checkpoint_ns": "",
+            "checkpoint_ns": conf["checkpoint_ns"],
             "checkpoint_id": conf["checkpoint_id"],
         }
     return event
@@ -98,5 +99,6 @@ def _resumed_task(
 
 def _stream_config(record: CheckpointRecord) -> dict[str, Any]:
     # LangGraph's checkpoint stream payloads list the keys in this order.
-    configurable = {"checkpoint_ns": "", "thread_id": record.thread_id, "checkpoint_id": record.id}
+    thread_id, ns = split_thread_key(record.thread_id)
+    configurable = {"checkpoint_ns": ns, "thread_id": thread_id, "checkpoint_id": record.id}
     return {"configurable": configurable}

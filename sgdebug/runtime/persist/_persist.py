@@ -28,6 +28,7 @@ from sgdebug.runtime.checkpoint.base import (
 )
 from sgdebug.runtime.checkpoint.base import task_id as make_task_id
 from sgdebug.runtime.engine._journal import Mutation
+from sgdebug.runtime.engine._messages_mode import LIFTED_KEYS
 from sgdebug.runtime.persist._blobs import Blobs
 from sgdebug.runtime.persist._mutations import MutationCheck
 from sgdebug.runtime.persist._payloads import ERROR, checkpoint_event, resumed_event
@@ -73,7 +74,10 @@ class Persistence:  # implements engine._journal.Journal
         self.blobs = Blobs(saver)
         self.found = MutationCheck()
         self.pending = PendingWrites(saver, thread_id)
-        self._metadata: tuple[Any, Mapping[str, Any]] = (None, {})
+        self._metadata: tuple[Any, Mapping[str, Any], Mapping[str, Any]] = (None, {}, {})
+        self.parents: dict[str, str] | None = None
+        """For a subgraph's run: each enclosing level's namespace -> the checkpoint its
+        task runs from (``{"": root checkpoint, ...}``), kept in its checkpoints' metadata."""
         self.staged: Staged | None = None
         """With ``durability="exit"``: the run's checkpoints and writes not stored yet."""
 
@@ -122,7 +126,7 @@ class Persistence:  # implements engine._journal.Journal
             pending = ()
         else:
             self.pending.items = []  # taken: stored with this checkpoint
-        config, (cached_for, metadata) = run.options.config, self._metadata
+        config, (cached_for, _, metadata) = run.options.config, self._metadata
         if cached_for is not None or "metadata" in config:
             metadata = self._user_metadata(config)
         entry: SaveEntry = _new(
@@ -256,12 +260,29 @@ class Persistence:  # implements engine._journal.Journal
 
     def _user_metadata(self, config: Mapping[str, Any]) -> Mapping[str, Any]:
         """A copy of the run's ``config["metadata"]``, made again only when it changed."""
-        cached_for, copy = self._metadata
+        cached_for, seen, stored = self._metadata
         given = config.get("metadata")
-        if given is not cached_for or (given is not None and copy != given):
-            copy = dict(given or {})
-            self._metadata = (given, copy)
-        return copy
+        if given is not cached_for or (given is not None and seen != given):
+            seen = dict(given or {})
+            stored = seen if self.parents is None else self._nested_metadata(seen)
+            self._metadata = (given, seen, stored)
+        return stored
+
+    def nest(self, parents: Mapping[str, str]) -> None:
+        """Mark these checkpoints a subgraph's: see :attr:`parents`."""
+        self.parents = dict(parents)
+        self._metadata = (None, {}, {"parents": self.parents})
+
+    def _nested_metadata(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """A subgraph's checkpoint metadata: its parents' checkpoints, and the user's
+        metadata without what its parent's task config added (``langgraph_*`` and the
+        configurable keys a task's metadata repeats)."""
+        kept = {
+            k: v
+            for k, v in given.items()
+            if not k.startswith("langgraph_") and k not in LIFTED_KEYS
+        }
+        return {"parents": self.parents, **kept}
 
     # -- what the run reports --------------------------------------------------------------
 
@@ -279,8 +300,8 @@ class Persistence:  # implements engine._journal.Journal
         when nothing can look at the saver before that save (no hooks, no stream), and calls
         :meth:`flush` on every way out of a step that does not end in a save.
         """
-        if self.head is None:
-            return
+        if self.head is None or (task.stopped and not task.interrupts and not task.done):
+            return  # (a subgraph it ran stopped at a breakpoint: it will run again)
         staged = self.staged
         if defer and staged is None and task.error is None and not task.interrupts:
             self.pending.add(task)

@@ -12,7 +12,10 @@ from sgdebug.runtime.checkpoint.base import (
     BaseCheckpointSaver,
     CheckpointRecord,
     PendingWrite,
+    split_thread_key,
+    thread_key,
 )
+from sgdebug.runtime.engine._nesting import NS_SEP
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
 from sgdebug.runtime.engine._step_failure import StepFailure, commit_failure, plan_failure
 from sgdebug.runtime.errors import EmptyInputError, InvalidUpdateError
@@ -31,23 +34,29 @@ CONFIG_KEYS_ERROR = (
 
 
 def thread_of(config: Mapping[str, Any] | None) -> tuple[str, str | None]:
-    """The thread id and optional checkpoint id a config names."""
+    """The saver key (thread id, and the checkpoint namespace if it names a subgraph's)
+    and the optional checkpoint id a config names."""
     configurable = (config or {}).get("configurable") or {}
     thread_id = configurable.get("thread_id")
     if thread_id is None:
         raise ValueError(CONFIG_KEYS_ERROR)
-    return str(thread_id), configurable.get("checkpoint_id")
+    key = thread_key(str(thread_id), configurable.get("checkpoint_ns") or "")
+    return key, configurable.get("checkpoint_id")
 
 
 def config_of(record: CheckpointRecord) -> dict[str, Any]:
-    """The config that names ``record``."""
-    return {
-        "configurable": {
-            "thread_id": record.thread_id,
-            "checkpoint_ns": "",
-            "checkpoint_id": record.id,
-        }
+    """The config that names ``record`` (a subgraph's also maps each level to its
+    checkpoint, ``checkpoint_map``, as LangGraph's)."""
+    thread_id, ns = split_thread_key(record.thread_id)
+    configurable: dict[str, Any] = {
+        "thread_id": thread_id,
+        "checkpoint_ns": ns,
+        "checkpoint_id": record.id,
     }
+    if ns:
+        parents = record.user_metadata.get("parents") or {}
+        configurable["checkpoint_map"] = {**parents, ns: record.id}
+    return {"configurable": configurable}
 
 
 def start_run(graph: GraphPlan, run: Run, input: Any, config: Mapping[str, Any]) -> None:
@@ -73,8 +82,24 @@ def start_run(graph: GraphPlan, run: Run, input: Any, config: Mapping[str, Any])
         run.step = record.step + 2
     if run.options.durability == "exit":
         persist.begin_staging()
-    if checkpoint_id is None or latest is None or latest.id == record.id:
-        pending = saver.get_writes(thread_id, record.id)
+    at_latest = checkpoint_id is None or latest is None or latest.id == record.id
+    continue_from(run, persist, record, input, at_latest=at_latest)
+
+
+def continue_from(
+    run: Run,
+    persist: Persistence,
+    record: CheckpointRecord,
+    input: Any,
+    *,
+    at_latest: bool = True,
+) -> None:
+    """Resume ``run``, restored at ``record``: ``at_latest`` (the thread's latest
+    checkpoint), the writes recorded for the step after it (finished tasks, answers,
+    errors) prefill that step; ``input`` is the resuming ``Command`` (or ``None``)."""
+    saver = persist.saver
+    if at_latest:
+        pending = saver.get_writes(record.thread_id, record.id)
         run.prefill = {k: list(v) for k, v in pending_by_task(pending).items()}
         nulls = run.prefill.pop(NULL_TASK, [])
         run.null_resume = [w.value for w in nulls if w.channel == RESUME][:1]
@@ -157,6 +182,7 @@ def _resume(run: Run, value: Any, pending: Sequence[PendingWrite]) -> list[Write
         # from it hands it to the first interrupt() that has no answer of its own.
         run.null_resume = [value]
         return [(RESUME, value)]
+    run.resume_map.update(value)  # (a subgraph's interrupt finds its answer by its id)
     for task_id, answer in answers.items():
         recorded = run.prefill.setdefault(task_id, [])
         previous = [v for w in recorded if w.channel == RESUME for v in w.value]
@@ -204,7 +230,8 @@ def snapshot(graph: GraphPlan, record: CheckpointRecord, *, latest: bool) -> Sta
         if not (latest and ok):
             names.append(task.name)
         interrupts.extend(raised)
-        pregel.append(PregelTask(task.id, task.name, task.path, error, raised, None, result))
+        state = _task_state(record, task)
+        pregel.append(PregelTask(task.id, task.name, task.path, error, raised, state, result))
     if latest and finished:
         grouped: defaultdict[str, list[Any]] = defaultdict(list)
         for task in finished:
@@ -223,6 +250,17 @@ def snapshot(graph: GraphPlan, record: CheckpointRecord, *, latest: bool) -> Sta
         tasks=tuple(pregel),
         interrupts=tuple(interrupts),
     )
+
+
+def _task_state(record: CheckpointRecord, task: Task) -> dict[str, Any] | None:
+    """What a snapshot's task shows as its ``state``: for a subgraph node, the config of
+    the subgraph's checkpoints (its thread and namespace), else ``None``."""
+    if task.node.subgraph is None:
+        return None
+    thread_id, ns = split_thread_key(record.thread_id)
+    part = f"{task.name}:{task.id}"
+    task_ns = f"{ns}{NS_SEP}{part}" if ns else part
+    return {"configurable": {"thread_id": thread_id, "checkpoint_ns": task_ns}}
 
 
 def get_state(graph: GraphPlan, config: Mapping[str, Any]) -> StateSnapshot:
@@ -359,6 +397,9 @@ def update_superstep(
     persist = Persistence(saver, thread_id)
     run = Run(graph, RunOptions(dict(config), 10007))
     if record is not None:
+        parents = record.user_metadata.get("parents")
+        if parents:  # a subgraph's checkpoint: the update is one of that subgraph's
+            persist.nest(parents)
         run.restore(persist, persist.load(record))
     else:
         run.persist, run.step = persist, 0

@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import COPY, END, INPUT, INTERRUPT, START
-from sgdebug.runtime.checkpoint.base import CheckpointRecord, PendingWrite
+from sgdebug.runtime.checkpoint.base import SPECIAL_WRITES, CheckpointRecord, PendingWrite
 from sgdebug.runtime.engine._branches import branch_writes
 from sgdebug.runtime.engine._run import Run, Task
 from sgdebug.runtime.errors import InvalidUpdateError
 from sgdebug.runtime.graph._node import Write, return_writes
-from sgdebug.runtime.persist._persist import Persistence
+from sgdebug.runtime.persist._persist import Persistence, pending_by_task
 from sgdebug.runtime.types import StateUpdate
 
 if TYPE_CHECKING:
@@ -69,21 +69,38 @@ def apply_node_updates(
                 grouped[key].append(value)
         if record is not None:
             task_id = update.task_id or _take(planned, node.name) or _fallback(persist, index, path)
+            # (an update that writes nothing leaves the task's earlier writes, as LangGraph)
             stored.extend(PendingWrite(task_id, node.name, path, k, v) for k, v in writes)
-            if not writes:
-                stored.append(PendingWrite(task_id, node.name, path, "__no_writes__", None))
-    if record is not None:
+    if record is not None and stored:
+        stored = _not_recorded(persist, record, stored)
+    if record is not None and stored:
         persist.saver.put_writes(record.thread_id, record.id, stored)
     run._apply(grouped, "step")
     run.versions_seen[INTERRUPT] = dict(run.versions)
     return persist.save_record(run, "update", step=run.step)
 
 
+def _not_recorded(
+    persist: Persistence, record: CheckpointRecord, stored: list[PendingWrite]
+) -> list[PendingWrite]:
+    """The writes of ``stored`` that LangGraph's saver keeps for a task that already has
+    writes on ``record`` (a task ran there): its ``i``-th write only where it had none."""
+    recorded = pending_by_task(persist.saver.get_writes(record.thread_id, record.id))
+    kept: list[PendingWrite] = []
+    index: dict[str, int] = {}
+    for write in stored:
+        i = index[write.task_id] = index.get(write.task_id, -1) + 1
+        earlier = [w for w in recorded.get(write.task_id, ()) if w.channel not in SPECIAL_WRITES]
+        if i >= len(earlier):
+            kept.append(write)
+    return kept
+
+
 def _node_writes(run: Run, task: Task, values: Any) -> list[Write]:
     """What ``values`` writes as the return value of ``task``'s node (and its branches)."""
     graph: GraphPlan = run.graph
-    if task.name == START:
-        writes = graph.input_writes(values)
+    if task.name == START:  # (no values: no input, only the edges out of START)
+        writes = graph.input_writes(values) if values is not None else []
     else:
         routes: list[Write] = []
         writes = return_writes(values, graph.target, routes) + routes

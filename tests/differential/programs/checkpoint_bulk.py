@@ -15,7 +15,7 @@ from typing import Annotated, Any, TypedDict
 from sgdebug.sample_graphs._engines import EngineAPI
 
 from ..harness import Case, Raised, attempt, say
-from .checkpoint import CFG, Rec, S, Script, chain, ckpt, history, snap, thread
+from .checkpoint import CFG, Rec, S, Script, chain, ckpt, events, history, snap, thread
 
 
 class Fan(TypedDict):
@@ -148,5 +148,28 @@ def update_state_with_a_task_id(g: EngineAPI) -> Case:
     def spec(r: Rec) -> None:
         assert r["after"]["values"]["log"] == ["ub"]
         assert r["history"][1]["tasks"][1]["result"] == {"log": ["ub"]}
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def update_state_with_no_values_reruns_a_step(g: EngineAPI) -> Case:
+    graph = chain(g, "ab")
+
+    def script() -> Script:
+        graph.invoke({"x": 1}, CFG)
+        first = list(graph.get_state_history(CFG))[-2].config  # the loop step before a
+        yield "rerun", attempt(lambda: graph.update_state(first, None))
+        rerun = graph.get_state(CFG).config
+        yield "after", snap(graph)
+        yield "debug", events(lambda: graph.stream(None, rerun, stream_mode="debug"))
+        yield "as a", attempt(lambda: graph.update_state(first, None, as_node="a"))
+        yield "after as a", snap(graph)
+        yield "history", history(graph)
+
+    def spec(r: Rec) -> None:
+        assert r["after"]["next"] == ("a",)
+        assert r["after"]["metadata"]["source"] == "update"
+        assert r["after as a"]["next"] == ("b",)
 
     return Case(graph, script=script, spec=spec)

@@ -18,8 +18,8 @@ from pydantic import BaseModel
 
 from sgdebug.sample_graphs._engines import EngineAPI
 
-from ..harness import Case, attempt, drop_timestamp, say
-from .checkpoint import CFG, Rec, S, Script, chain, ckpt, thread
+from ..harness import Case, Raised, attempt, drop_timestamp, say
+from .checkpoint import CFG, Rec, S, Script, chain, ckpt, events, thread
 
 
 class P(BaseModel):
@@ -154,5 +154,34 @@ def print_mode_and_debug_print_events(g: EngineAPI) -> Case:
         assert result == {"x": 1, "log": ["a", "b"]}
         assert r["print updates"][0].count("[updates]") == 2
         assert "[values]" not in r["print updates"][0]
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def a_failing_task_result_is_streamed_before_its_error(g: EngineAPI) -> Case:
+    def failing(state: Any) -> dict[str, Any]:
+        raise ValueError("boom")
+
+    b = g.StateGraph(S).add_node("a", say("a")).add_node("failing", failing)
+    b.add_edge(g.START, "a").add_edge("a", "failing")
+    graph = b.compile(checkpointer=g.InMemorySaver())
+    no_saver = b.compile()
+
+    def script() -> Script:
+        yield "tasks", events(lambda: graph.stream({"x": 1}, CFG, stream_mode="tasks"))
+        modes = ["debug", "updates"]
+        yield "debug", events(lambda: no_saver.stream({"x": 1}, stream_mode=modes))
+        yield (
+            "v2",
+            _parts(lambda: list(no_saver.stream({"x": 1}, stream_mode="tasks", version="v2"))),
+        )
+
+    def spec(r: Rec) -> None:
+        failed = r["tasks"][-2]
+        assert (failed["name"], failed["error"]) == ("failing", Raised("ValueError", "boom"))
+        assert r["tasks"][-1] == Raised("ValueError", "boom")
+        kinds = [e[1]["type"] for e in r["debug"][:-1] if e[0] == "debug"]
+        assert kinds[-2:] == ["task", "task_result"]
 
     return Case(graph, script=script, spec=spec)
