@@ -405,16 +405,10 @@ class Run(RunState):
     def run_task(self, task: Task, scope: TaskScope | None = None) -> None:
         """Execute one task in this thread (``scope``: a reused one, see :meth:`advance`)."""
         run_task(self, task, scope)
-        emit = self.options.emit
-        if emit is not None and emit.forward is not None and len(self.tasks) > 1:
-            emit.finished(self, task)  # streamed live: reported before the others end
 
     async def arun_task(self, task: Task) -> None:
         """Execute one async task on the running event loop."""
         await arun_task(self, task)
-        emit = self.options.emit
-        if emit is not None and emit.forward is not None and len(self.tasks) > 1:
-            emit.finished(self, task)
 
     # -- commit ------------------------------------------------------------------------------
 
