@@ -322,13 +322,14 @@ class Run(RunState):
     def execute(self) -> bool:
         """Run every pending task of the step; return True if a hook asked to pause."""
         pending = self._pending()
-        run_tasks(self.run_task, pending)
+        run_tasks(self.run_task, pending, self.options.config.get("max_concurrency"))
         return self.finish_execute(pending)
 
     async def aexecute(self) -> bool:
         """:meth:`execute` on the event loop."""
         pending = self._pending()
-        await arun_tasks(self.run_task, self.arun_task, pending)
+        limit = self.options.config.get("max_concurrency")
+        await arun_tasks(self.run_task, self.arun_task, pending, limit)
         return self.finish_execute(pending)
 
     def _pending(self) -> list[Task]:
