@@ -22,6 +22,7 @@ from sgdebug.cli._attach import (
 )
 from sgdebug.cli._headless import read_script, run_headless
 from sgdebug.cli._setup import LaunchOptions, Prepared, fail, load, open_session, prepare
+from sgdebug.cli._startup import pause_collector, resume_collector
 
 if TYPE_CHECKING:
     from typer._click import Context
@@ -271,12 +272,14 @@ def run(
         refuse_with_attach(target, session, engine, recursion_limit, trust)
         opts = AttachOptions(attach, graph, thread, input, api_key, tuple(break_before or ()),
                              tuple(break_after or ()))  # fmt: skip
+        resume_collector()
         raise typer.Exit(run_attached(opts, lines))
     if graph is not None or api_key is not None:
         fail("--graph and --api-key go with --attach URL (a LangGraph server)")
     options = _options(
         target, input, break_before, break_after, session, recursion_limit, engine, thread, trust
     )
+    resume_collector()
     raise typer.Exit(run_headless(options, lines))
 
 
@@ -372,6 +375,7 @@ def demo(
 
 def main() -> None:
     """Run the command line (the ``sgdebug`` console script)."""
+    pause_collector()  # until a front end takes over: see sgdebug.cli._startup
     _tolerate_any_encoding()
     app(prog_name="sgdebug")
 
@@ -408,8 +412,9 @@ def _launch(front_end: FrontEnd, prepared: Prepared) -> NoReturn:
             # The TUI suspends into the REPL with `!`; it may not import the REPL itself.
             from sgdebug.repl import run_repl
 
-            code = launch(opened.session, repl=run_repl)
+            code = launch(opened.session, repl=run_repl, ready=resume_collector)
         else:
+            resume_collector()
             code = launch(opened.session)
     finally:
         if opened.store is not None:

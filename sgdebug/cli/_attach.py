@@ -190,13 +190,16 @@ def attach_front_end(front_end: str, options: AttachOptions) -> NoReturn:
     """Open the TUI (or the REPL) on a session attached to the server."""
     import importlib
 
+    from sgdebug.cli._startup import resume_collector
+
     opened = open_attached(options, choose=True)
     launch = importlib.import_module(f"sgdebug.{front_end}").launch
     if front_end == "tui":
         from sgdebug.repl import run_repl
 
-        code = launch(opened.session, repl=run_repl)
+        code = launch(opened.session, repl=run_repl, ready=resume_collector)
     else:
+        resume_collector()
         code = launch(opened.session)
     raise typer.Exit(code)
 

@@ -48,11 +48,9 @@ from sgdebug.debugger.results import (
     Outcome,
     SessionStatus,
     SessionView,
-    SnapshotDiff,
     Stop,
     StopKind,
     TaskInfo,
-    ValueChange,
 )
 from sgdebug.debugger.session import (
     UNSET,
@@ -97,7 +95,6 @@ __all__ = [
     "SessionStatus",
     "SessionStore",
     "SessionView",
-    "SnapshotDiff",
     "Started",
     "Stepped",
     "Stop",
@@ -105,7 +102,6 @@ __all__ = [
     "TaskInfo",
     "TaskRan",
     "Target",
-    "ValueChange",
     "as_target",
     "available",
     "complete",

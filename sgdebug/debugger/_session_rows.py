@@ -8,21 +8,34 @@ rows (known keys only; texts, absolute folder, counts >= 1, every breakpoint's f
 columns, each stored value decoded with the safe serialiser (no unpickling, no imports),
 and that every blob a checkpoint or a delta names is there. The first bad row is a
 :class:`DamagedRowError` naming the table and the row.
+
+The ``step_times`` table keeps how long each step's tasks ran (:func:`save_step_time`,
+:func:`read_step_times`): a row that does not read as ``[node, seconds]`` pairs is left
+out, not an error (a time is a nicety; a file from before has no such table).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from sgdebug.debugger.breakpoints import BreakpointError, from_dicts
 from sgdebug.runtime.checkpoint.serde import DeserializationError, loads
 from sgdebug.runtime.checkpoint.sqlite import CorruptCheckpointError, shared_blob
 
-__all__ = ["SESSION_KEYS", "DamagedRowError", "decode_row", "session_fields", "verify_checkpoints"]
+__all__ = [
+    "SESSION_KEYS",
+    "DamagedRowError",
+    "decode_row",
+    "read_step_times",
+    "save_step_time",
+    "session_fields",
+    "verify_checkpoints",
+]
 
 SESSION_KEYS: Final = frozenset(
     {"application", "schema_version", "target", "cwd", "input", "input_blob", "breakpoints",
@@ -30,6 +43,10 @@ SESSION_KEYS: Final = frozenset(
 )  # fmt: skip
 """The rows of the ``session`` table; any other row is damage (or a newer format)."""
 
+_STEP_TIMES: Final = (
+    "CREATE TABLE IF NOT EXISTS step_times (checkpoint_id TEXT PRIMARY KEY, tasks TEXT NOT NULL)"
+)
+"""A JSON list of ``[node, seconds]`` per checkpoint id, made when the first time is saved."""
 _BLOB_KINDS: Final = ("full", "list", "str")
 _DELTA_TYPES: Final[Mapping[str, type]] = {"list": list, "str": str}
 
@@ -259,3 +276,50 @@ def _mapping(value: Any, where: str, check: Callable[[Any], bool]) -> None:
 
 def _is_version(value: Any) -> bool:
     return (type(value) is int and value >= 0) or isinstance(value, str | float)
+
+
+def save_step_time(
+    conn: sqlite3.Connection, checkpoint_id: str, tasks: Sequence[tuple[str, float]]
+) -> None:
+    """Keep how long the tasks of the step that made ``checkpoint_id`` ran."""
+    text = json.dumps([[str(node), float(seconds)] for node, seconds in tasks])
+    conn.execute(_STEP_TIMES)
+    conn.execute(
+        "INSERT OR REPLACE INTO step_times (checkpoint_id, tasks) VALUES (?, ?)",
+        (checkpoint_id, text),
+    )
+
+
+def read_step_times(conn: sqlite3.Connection) -> dict[str, tuple[tuple[str, float], ...]]:
+    """The kept step times, oldest first; ``{}`` without the table."""
+    try:
+        rows = conn.execute("SELECT checkpoint_id, tasks FROM step_times ORDER BY rowid")
+        found = rows.fetchall()
+    except sqlite3.OperationalError:  # a file from before times were kept
+        return {}
+    times = {}
+    for checkpoint_id, text in found:
+        tasks = _timed_tasks(text)
+        if isinstance(checkpoint_id, str) and tasks is not None:
+            times[checkpoint_id] = tasks
+    return times
+
+
+def _timed_tasks(text: object) -> tuple[tuple[str, float], ...] | None:
+    try:
+        pairs = json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
+    if not isinstance(pairs, list):
+        return None
+    tasks = []
+    for pair in pairs:
+        if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)):
+            return None
+        seconds = pair[1]
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+            return None
+        if not math.isfinite(seconds) or seconds < 0:
+            return None
+        tasks.append((pair[0], float(seconds)))
+    return tuple(tasks)

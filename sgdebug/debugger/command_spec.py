@@ -122,7 +122,7 @@ def candidates(session: Session, arg: Arg) -> list[str]:
     kind = arg.kind
     found: list[str]
     if kind == "node":
-        found = list(session.node_names)
+        found = list(session.node_paths)
     elif kind == "channel":
         found = list(session.channel_names)
     elif kind == "snapshot":

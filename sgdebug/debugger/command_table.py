@@ -9,6 +9,7 @@ from sgdebug.debugger.command_spec import CommandSpec
 from sgdebug.debugger.evaluation import ExpressionError, parse_input
 from sgdebug.debugger.parsing import Arg, ParseError
 from sgdebug.debugger.results import Outcome
+from sgdebug.debugger.subgraph_commands import FRAME_COMMANDS
 
 if TYPE_CHECKING:
     from sgdebug.debugger.session import Session
@@ -378,5 +379,6 @@ _SPECS: list[CommandSpec] = [
         key_help="Quit (asks first when the session is not saved)",
     ),
 ]
+_SPECS[_SPECS.index(next(s for s in _SPECS if s.name == "graph")) : 0] = FRAME_COMMANDS
 COMMANDS: tuple[CommandSpec, ...] = tuple(_SPECS)
 """Every command, in help order."""

@@ -20,6 +20,9 @@ from sgdebug.debugger.target import (
     Target,
     as_target,
 )
+from sgdebug.inspect import Topology
+from sgdebug.inspect.node_paths import node_paths
+from sgdebug.inspect.topology import topology
 from sgdebug.runtime import CommitRecord, Interrupt
 
 __all__ = ["SessionCore"]
@@ -81,6 +84,7 @@ class SessionCore:
         self._last_view: SessionView | None = None
         self._saved_breakpoints: tuple[Breakpoint, ...] | None = None
         """The table as last saved to the store (``None``: never saved)."""
+        self._topology: Topology | None = None
 
     def _add_compile_breakpoints(self, graph: GraphModel) -> None:
         before, after = graph.interrupt_before_nodes, graph.interrupt_after_nodes
@@ -120,6 +124,23 @@ class SessionCore:
     def node_names(self) -> tuple[str, ...]:
         """The graph's nodes, in ``add_node`` order."""
         return self.engine.model.nodes
+
+    @property
+    def topology(self) -> Topology:
+        """The graph's shape, its subgraphs' included (read once)."""
+        if self._topology is None:
+            self._topology = topology(self.engine.model)
+        return self._topology
+
+    @property
+    def topology_has_subgraphs(self) -> bool:
+        """Whether a node of the graph runs a subgraph."""
+        return any(node.kind == "subgraph" for node in self.topology.nodes)
+
+    @property
+    def node_paths(self) -> tuple[str, ...]:
+        """Every node, then the nodes of its subgraph as paths (``research/summarize``)."""
+        return node_paths(self.topology)
 
     @property
     def channel_names(self) -> tuple[str, ...]:

@@ -24,23 +24,23 @@ from sgdebug.debugger.events import (
     Edited,
     Event,
     HistoryChanged,
-    Planned,
     Started,
     Stepped,
     TaskRan,
 )
-from sgdebug.debugger.history import last_changes
+from sgdebug.debugger.history import entry_tree, last_changes
 from sgdebug.debugger.results import HistoryEntry, Mutation, SessionView
+from sgdebug.debugger.step_times import StepTiming
+from sgdebug.debugger.subframes import SubgraphFrame, breadcrumb, frame_rows, subgraph_lines
+from sgdebug.debugger.subgraphs import inner_statuses
 from sgdebug.inspect import (
     ChannelRow,
     HistoryTree,
     LastChange,
-    SnapshotLink,
     StepDiff,
     TaskRow,
     fold_changes,
     fold_edit,
-    link_tree,
     reducer_diff,
     task_rows,
 )
@@ -95,19 +95,6 @@ class NodeState:
 
 
 @dataclass(frozen=True, slots=True)
-class StepTiming:
-    """How long the tasks of one committed superstep ran (engines time each task)."""
-
-    tasks: tuple[tuple[str, float], ...]
-    """(node, seconds) for each task that was timed, in the order they finished."""
-
-    @property
-    def total(self) -> float:
-        """Seconds all its tasks ran, added up."""
-        return sum(seconds for _, seconds in self.tasks)
-
-
-@dataclass(frozen=True, slots=True)
 class Frame:
     """Everything the front ends show, taken at one position of the session."""
 
@@ -138,6 +125,12 @@ class Frame:
     """Checkpoint id -> the timing of the superstep that made it (steps run this session)."""
     diff_note: str = ""
     """Why there is no ``step_diff`` here, and what shows one instead."""
+    breadcrumb: str = ""
+    """Where the shown frame is when the run stands inside a subgraph (``parent``, then the
+    subgraph nodes, joined by ``subframes.BREADCRUMB_SEP``);
+    empty when it does not."""
+    subgraph: SubgraphFrame | None = None
+    """The subgraph frame the channels and tasks show (``None``: the root graph's)."""
 
     def node(self, name: str) -> NodeState:
         """The state of node ``name`` (idle when unknown)."""
@@ -170,10 +163,9 @@ class FrameBuilder:
         """Seconds each node's last task ran (from the engine's task reports)."""
         self.totals: dict[str, tuple[float, int]] = {}
         """Node -> (seconds its tasks ran in all, how many were timed)."""
-        self.step_times: dict[str, StepTiming] = {}
-        """Checkpoint id -> the timing of the step that made it."""
-        self._timed: list[tuple[str, float]] = []
-        """The tasks timed in the superstep now running."""
+        for timing in session.step_times.times.values():  # kept by a reopened session
+            for node, seconds in timing.tasks:
+                self._time(node, seconds)
         self._at: str | None = None
         """The checkpoint ``changes`` lead to; any other position reads them again."""
         self._stale = True
@@ -197,13 +189,13 @@ class FrameBuilder:
             self.changes = last_changes(entries)
         self._stale, self._at = False, view.checkpoint_id
         frame = build_frame(session, view, entries, self.changes, dict(self.durations))
-        return replace(frame, totals=dict(self.totals), step_times=dict(self.step_times))
+        times = dict(self.session.step_times.times)
+        return replace(frame, totals=dict(self.totals), step_times=times)
 
     def _time(self, node: str, seconds: float) -> None:
         self.durations[node] = seconds
         total, count = self.totals.get(node, (0.0, 0))
         self.totals[node] = (total + seconds, count + 1)
-        self._timed.append((node, seconds))
 
     def _follow(self, event: Event) -> None:
         """Runs in the thread of the verb: fold what changed into the last writers."""
@@ -212,11 +204,6 @@ class FrameBuilder:
         elif isinstance(event, Stepped):
             self.changes = fold_changes([event.record], self.changes)
             self._at = event.checkpoint_id
-            if event.checkpoint_id is not None and self._timed:
-                self.step_times[event.checkpoint_id] = StepTiming(tuple(self._timed))
-            self._timed = []
-        elif isinstance(event, Planned):
-            self._timed = []
         elif isinstance(event, TaskRan) and event.task.duration is not None:
             self._time(event.task.name, event.task.duration)
         elif isinstance(event, Edited):
@@ -258,19 +245,49 @@ def build_frame(
     mutations = tuple(m for m in view.mutations if m.step <= view.step)
     current = next((e for e in entries if e.current), None)
     unavailable = {c.name: r for c in COMMANDS if (r := session.why_not(c.name)) is not None}
-    return Frame(
+    shown = Frame(
         view=view,
         channels=_channel_rows(session, view, changes, mutations),
         tasks=tasks,
         step_diff=reducer_diff(session.model, record) if record is not None else None,
-        history=_tree(entries, view.checkpoint_id) if entries else None,
+        history=entry_tree(entries, view.checkpoint_id) if entries else None,
         entries=entries,
-        nodes=node_states(session.node_names, view, current),
+        nodes=(
+            *node_states(session.node_names, view, current),
+            *(NodeState(path, status) for path, status in inner_statuses(view.tasks)),
+        ),
         mutations=mutations,
         unavailable=unavailable,
         durations=durations,
         diff_note="" if record is not None else _diff_note(current),
     )
+    return _in_subgraph(shown, session)
+
+
+def _in_subgraph(frame: Frame, session: Session) -> Frame:
+    """``frame`` showing the subgraph frame the session chose, when the run is inside one;
+    its history entries with the checkpoints their steps' subgraphs stored."""
+    if lines := subgraph_lines(session.engine) if session.core.topology_has_subgraphs else {}:
+        entries = tuple(
+            replace(e, subgraph_steps=lines.get(e.checkpoint_id, ())) for e in frame.entries
+        )
+        frame = replace(frame, entries=entries)
+    chain = session.frames.chain()
+    if not chain:
+        return frame
+    chosen = session.frames.selected(chain)
+    if chosen is None:
+        return replace(frame, breadcrumb=breadcrumb(()))
+    channels, tasks = frame_rows(chosen)
+    step = frame.view.step
+    note = (
+        f"The subgraph's steps run inside the parent's step {step}, as one task: "
+        "`up` shows the parent's frame and its last diff."
+    )
+    return replace(
+        frame, channels=channels, tasks=tasks, step_diff=None, diff_note=note,
+        breadcrumb=breadcrumb(chosen.path), subgraph=chosen,
+    )  # fmt: skip
 
 
 def _diff_note(current: HistoryEntry | None) -> str:
@@ -309,25 +326,6 @@ def with_in_place(
             row = replace(row, in_place=(found.step, found.nodes))
         out.append(row)
     return tuple(out)
-
-
-def _tree(entries: Sequence[HistoryEntry], cursor: str | None) -> HistoryTree:
-    """The tree of ``entries``, laid out by ``inspect`` (no snapshot is loaded)."""
-    by_index = {e.index: e for e in entries}
-    links = []
-    for entry in entries:
-        parent = by_index.get(entry.parent_index) if entry.parent_index is not None else None
-        links.append(
-            SnapshotLink(
-                entry.checkpoint_id,
-                parent.checkpoint_id if parent is not None else None,
-                entry.step,
-                entry.source,
-                entry.created_at,
-                entry.ran,
-            )
-        )
-    return link_tree(links, cursor)
 
 
 def breakpoint_nodes(

@@ -1,4 +1,4 @@
-"""The session thread's snapshots: numbering, lookup, diffs (engines list them).
+"""The session thread's snapshots: numbering, lookup and their tree (engines list them).
 
 Snapshots are numbered in creation order (0 is the input snapshot), which never changes as
 the history grows; ``goto``, ``diff`` and ``show`` take that number or a checkpoint id (or a
@@ -7,13 +7,13 @@ unique part of one).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from sgdebug.debugger.results import HistoryEntry, ValueChange
-from sgdebug.inspect import LastChange
+from sgdebug.debugger.results import HistoryEntry
+from sgdebug.inspect import HistoryTree, LastChange, SnapshotLink, link_tree
 
-__all__ = ["SnapshotError", "config_for", "diff_values", "last_changes", "resolve"]
+__all__ = ["SnapshotError", "config_for", "entry_tree", "last_changes", "resolve"]
 
 
 class SnapshotError(LookupError):
@@ -72,25 +72,21 @@ def last_changes(entries: Sequence[HistoryEntry]) -> tuple[LastChange, ...]:
     return tuple(last.values())
 
 
-def diff_values(old: Any, new: Any) -> tuple[ValueChange, ...]:
-    """Key by key, what differs between two states (dicts; other values as one ``value``)."""
-    if not isinstance(old, Mapping) or not isinstance(new, Mapping):
-        if old == new:
-            return ()
-        return (ValueChange("value", "changed", old, new),)
-    changes = []
-    for key in dict.fromkeys([*new, *old]):
-        if key not in new:
-            changes.append(ValueChange(str(key), "removed", old[key], None))
-        elif key not in old:
-            changes.append(ValueChange(str(key), "added", None, new[key]))
-        elif not _same(old[key], new[key]):
-            changes.append(ValueChange(str(key), "changed", old[key], new[key]))
-    return tuple(changes)
-
-
-def _same(a: Any, b: Any) -> bool:
-    try:
-        return bool(a == b)
-    except Exception:
-        return a is b
+def entry_tree(entries: Sequence[HistoryEntry], cursor: str | None) -> HistoryTree:
+    """The tree of ``entries``, laid out by ``inspect``, without loading any snapshot (the
+    TUI's history and the REPL's ``history`` draw it, however long the history)."""
+    by_index = {e.index: e for e in entries}
+    links = []
+    for entry in entries:
+        parent = by_index.get(entry.parent_index) if entry.parent_index is not None else None
+        links.append(
+            SnapshotLink(
+                entry.checkpoint_id,
+                parent.checkpoint_id if parent is not None else None,
+                entry.step,
+                entry.source,
+                entry.created_at,
+                entry.ran,
+            )
+        )
+    return link_tree(links, cursor)

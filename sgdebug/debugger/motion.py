@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Final
 
+from sgdebug.debugger.breakpoints import ANY_NODE
 from sgdebug.debugger.channel_layout import channel_layout, layout_notes
 from sgdebug.debugger.core import SessionCore
 from sgdebug.debugger.driver import Goal
@@ -18,6 +19,7 @@ from sgdebug.debugger.history import SnapshotError, resolve
 from sgdebug.debugger.render import describe_stop
 from sgdebug.debugger.results import ErrorInfo, Outcome, SessionStatus, Stop, StopKind, TaskInfo
 from sgdebug.debugger.runinfo import error_info
+from sgdebug.debugger.subgraphs import node_refusal
 from sgdebug.inspect.preview import preview
 from sgdebug.runtime import Command
 
@@ -218,9 +220,9 @@ class MotionVerbs:
     # -- machinery -----------------------------------------------------------------------
 
     def _unknown_node(self, node: str) -> str | None:
-        if node in self.core.node_names:
-            return None
-        return f"no node named {node!r} (nodes: {', '.join(self.core.node_names)})"
+        if node == ANY_NODE:
+            return f"no node named {node!r} (nodes: {', '.join(self.core.node_names)})"
+        return node_refusal(self.core, node)
 
     def ensure_live(self, command: str) -> Outcome | None:
         """Make the current snapshot a live run if needed (``None``), or the failure."""

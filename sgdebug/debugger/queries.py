@@ -8,15 +8,16 @@ from sgdebug.debugger.breakpoints import ANY_NODE, BreakpointError
 from sgdebug.debugger.core import SessionCore
 from sgdebug.debugger.evaluation import ExpressionError, compile_expression, unknown_names
 from sgdebug.debugger.events import BreakpointsChanged
-from sgdebug.debugger.history import SnapshotError, diff_values, resolve
+from sgdebug.debugger.history import SnapshotError, resolve
 from sgdebug.debugger.results import (
     EdgeInfo,
     GraphSummary,
     HistoryEntry,
     NodeMark,
     Outcome,
-    SnapshotDiff,
 )
+from sgdebug.debugger.subgraphs import channel_refusal, node_refusal
+from sgdebug.inspect import snapshot_diff
 from sgdebug.runtime import START, StateSnapshot
 
 __all__ = ["QueryVerbs"]
@@ -93,8 +94,8 @@ class QueryVerbs:
                     old = self._entry(a)
             except SnapshotError as exc:
                 return self.core.refuse("diff", str(exc))
-            changes = diff_values(self._snapshot(old).values, self._snapshot(new).values)
-            return self.core.answer("diff", SnapshotDiff(old.index, new.index, changes))
+            change = snapshot_diff(self._snapshot(old), self._snapshot(new))
+            return self.core.answer("diff", change, f"diff {old.index} -> {new.index}")
 
     def graph(self) -> Outcome:
         """The graph's nodes (breakpoint and pending marks) and edges."""
@@ -166,9 +167,8 @@ class QueryVerbs:
         with self.core.lock:
             if reason := self.core.why_not(command):
                 return self.core.refuse(command, reason)
-            if node != ANY_NODE and node not in self.core.node_names:
-                nodes = ", ".join(self.core.node_names)
-                return self.core.refuse(command, f"no node named {node!r} (nodes: {nodes})")
+            if problem := node_refusal(self.core, node):
+                return self.core.refuse(command, problem)
             if reason := self._bad_condition(condition):
                 return self.core.refuse(command, reason)
             bp = self.core.table.add(when, node, condition, temporary=temporary)
@@ -185,9 +185,8 @@ class QueryVerbs:
         with self.core.lock:
             if reason := self.core.why_not("watch"):
                 return self.core.refuse("watch", reason)
-            if channel not in self.core.channel_names:
-                keys = ", ".join(self.core.channel_names)
-                return self.core.refuse("watch", f"no channel named {channel!r} (channels: {keys})")
+            if problem := channel_refusal(self.core, channel):
+                return self.core.refuse("watch", problem)
             if reason := self._bad_condition(condition, ("old", "new")):
                 return self.core.refuse("watch", reason)
             bp = self.core.table.add("watch", channel, condition)

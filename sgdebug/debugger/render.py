@@ -19,11 +19,11 @@ from sgdebug.debugger.results import (
     Hit,
     Outcome,
     SessionView,
-    SnapshotDiff,
     Stop,
     TaskInfo,
 )
 from sgdebug.inspect.outline import outline
+from sgdebug.inspect.step_diff import SnapshotDiff, snapshot_diff_lines
 from sgdebug.runtime import StateSnapshot
 from sgdebug.runtime.channels import MISSING
 
@@ -219,18 +219,12 @@ def _format_mapping(values: Any, *, whole: bool = False) -> str:
 
 
 def _format_diff(diff: SnapshotDiff) -> str:
-    head = f"diff {diff.a} -> {diff.b}"
-    if not diff.changes:
-        return head + ": no change"
-    lines = [head]
-    for c in diff.changes:
-        if c.kind == "changed":
-            lines.append(f"  ~ {c.key}: {preview(c.old)} -> {preview(c.new)}")
-        elif c.kind == "added":
-            lines.append(f"  + {c.key}: {preview(c.new)}")
-        else:
-            lines.append(f"  - {c.key}: {preview(c.old)}")
-    return "\n".join(lines)
+    """Under the outcome's ``diff A -> B``: one signed line per change, keys by name."""
+    if not diff.channels:
+        return "  no change"
+    return "\n".join(
+        f"  {line.sign} {line.path}: {line.text}" for line in snapshot_diff_lines(diff)
+    )
 
 
 def _format_graph(graph: GraphSummary) -> str:

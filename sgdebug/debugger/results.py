@@ -25,11 +25,9 @@ __all__ = [
     "Outcome",
     "SessionStatus",
     "SessionView",
-    "SnapshotDiff",
     "Stop",
     "StopKind",
     "TaskInfo",
-    "ValueChange",
 ]
 
 SessionStatus = Literal[
@@ -188,6 +186,15 @@ class TaskInfo:
     """For a task that runs a subgraph which has started (langgraph engine): the subgraph's
     own snapshot (its values, next nodes, tasks and interrupts), as ``get_state(config,
     subgraphs=True)`` gives it; ``None`` otherwise."""
+    namespace: tuple[str, ...] = ()
+    """The checkpoint namespace of the graph the task runs in: ``()`` for the root graph,
+    ``("research:<task id>",)`` for a task inside the subgraph the parent's ``research`` task
+    runs (one part per level)."""
+
+    @property
+    def frame(self) -> tuple[str, ...]:
+        """The nodes whose subgraphs the task runs in (``("research",)``; ``()``: the root)."""
+        return tuple(part.split(":", 1)[0] for part in self.namespace)
 
     @property
     def state(self) -> Literal["pending", "done", "error", "interrupted"]:
@@ -235,25 +242,10 @@ class HistoryEntry:
     """What made it changed: (state key, the nodes that wrote it) for a ``loop`` snapshot,
     (state key, ``("(update)",)``) for an ``update``; empty for ``input`` and ``fork``.
     Read from the stored writes and versions, without loading any value."""
-
-
-@dataclass(frozen=True, slots=True)
-class ValueChange:
-    """One key that differs between two snapshots."""
-
-    key: str
-    kind: Literal["added", "removed", "changed"]
-    old: Any = None
-    new: Any = None
-
-
-@dataclass(frozen=True, slots=True)
-class SnapshotDiff:
-    """What changed from snapshot ``a`` to snapshot ``b``."""
-
-    a: int
-    b: int
-    changes: tuple[ValueChange, ...]
+    subgraph_steps: tuple[str, ...] = ()
+    """The checkpoints subgraphs stored while this snapshot's pending step ran them, one
+    line each (``research step 1 loop ran gather → summarize``), oldest first; the history
+    tree shows them under it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,6 +44,9 @@ from sgdebug.debugger.events import Observer
 from sgdebug.debugger.motion import UNSET, MotionVerbs
 from sgdebug.debugger.queries import QueryVerbs
 from sgdebug.debugger.results import Outcome, SessionStatus, SessionView, Stop
+from sgdebug.debugger.step_times import StepTimes
+from sgdebug.debugger.subframes import FrameCursor
+from sgdebug.debugger.subgraph_edits import SubgraphEdits
 from sgdebug.debugger.target import (
     LoadedTargetLike,
     SessionOptions,
@@ -92,6 +95,12 @@ class Session:
         self._motion = MotionVerbs(self.core)
         self._edits = EditVerbs(self.core, self._motion)
         self._queries = QueryVerbs(self.core)
+        self.frames = FrameCursor(self.core)
+        """Which frame the views show when the run stands inside a subgraph."""
+        self._in_frame = SubgraphEdits(self.core, self.frames)
+        self.step_times = StepTimes(store)
+        """How long each superstep's tasks ran (kept in the session file, when there is one)."""
+        self.core.subscribe(self.step_times.follow)
 
     # -- what the session is -----------------------------------------------------------------
 
@@ -162,6 +171,11 @@ class Session:
     @property
     def node_names(self) -> tuple[str, ...]:
         return self.core.node_names
+
+    @property
+    def node_paths(self) -> tuple[str, ...]:
+        """The nodes and, as ``parent/inner`` paths, the nodes of their subgraphs."""
+        return self.core.node_paths
 
     @property
     def channel_names(self) -> tuple[str, ...]:
@@ -250,30 +264,30 @@ class Session:
 
     def set(self, key: str, expr: str) -> Outcome:
         """Replace ``key``'s value by the value of ``expr`` (a reducer is bypassed)."""
-        return self._edits.set(key, expr)
+        return self._in_frame.set(None, key, expr) or self._edits.set(key, expr)
 
     def set_value(self, key: str, value: Any) -> Outcome:
         """Replace ``key``'s value by the Python ``value``: ``set`` without an expression."""
-        return self._edits.set_value(key, value)
+        return self._in_frame.set({key: value}) or self._edits.set_value(key, value)
 
     def set_values(self, values: Mapping[str, Any]) -> Outcome:
         """Replace several keys at once (one edit, one snapshot; reducers are bypassed)."""
-        return self._edits.set_values(values)
+        return self._in_frame.set(values) or self._edits.set_values(values)
 
     def update(self, expr: str, as_node: str | None = None) -> Outcome:
         """Apply the dict ``expr`` through the reducers (as if ``as_node`` returned it)."""
-        return self._edits.update(expr, as_node)
+        return self._in_frame.update(expr, as_node) or self._edits.update(expr, as_node)
 
     # -- looking and breakpoints (QueryVerbs) ----------------------------------------------
 
     def state(self, *, whole: bool = False) -> Outcome:
         """The current state values (``value``); ``whole``: front ends print all of a large
         value, not an outline of it."""
-        return self._queries.state(whole=whole)
+        return self.frames.shown(self._queries.state(whole=whole))
 
     def tasks(self) -> Outcome:
         """The pending superstep's tasks (``value``: tuple of ``TaskInfo``)."""
-        return self._queries.tasks()
+        return self.frames.shown(self._queries.tasks())
 
     def print(self, expr: str, *, whole: bool = False) -> Outcome:
         """The value of a Python expression over ``state``, ``snapshot``, ``tasks``, ``graph``;
@@ -295,6 +309,14 @@ class Session:
     def graph(self) -> Outcome:
         """The graph's nodes (breakpoint and pending marks) and edges."""
         return self._queries.graph()
+
+    def up(self) -> Outcome:
+        """Show the frame of the graph that runs the shown subgraph."""
+        return self.frames.up()
+
+    def down(self) -> Outcome:
+        """Show the frame of the subgraph the shown frame runs."""
+        return self.frames.down()
 
     def info(self) -> Outcome:
         """The engine running the graph and what it can do."""

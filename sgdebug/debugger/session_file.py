@@ -42,6 +42,8 @@ from sgdebug.debugger._session_lock import SessionLock, SessionLockedError
 from sgdebug.debugger._session_rows import (
     DamagedRowError,
     decode_row,
+    read_step_times,
+    save_step_time,
     session_fields,
     verify_checkpoints,
 )
@@ -218,6 +220,16 @@ class SessionFile:
     def save_channels(self, layout: Mapping[str, str]) -> None:
         """Replace the channel layout (see :attr:`SessionRecord.channels`)."""
         self._write({"channels": dict(layout)})
+
+    def save_step_time(self, checkpoint_id: str, tasks: Sequence[tuple[str, float]]) -> None:
+        """Keep how long the tasks of the step that made ``checkpoint_id`` ran."""
+        with self.saver.lock:
+            save_step_time(self.saver.conn, checkpoint_id, tasks)
+
+    def step_times(self) -> dict[str, tuple[tuple[str, float], ...]]:
+        """The steps' times kept in the file, oldest first (none in a file from before)."""
+        with self.saver.lock:
+            return read_step_times(self.saver.conn)
 
     def share_input(self) -> bool:
         """Keep a large input once: if the current thread's history holds it byte for byte,

@@ -36,6 +36,7 @@ from sgdebug.inspect.step_diff import (
     WriteRow,
     reducer_diff,
     snapshot_diff,
+    snapshot_diff_lines,
 )
 from sgdebug.inspect.tasks import TaskRow, snapshot_task_rows, task_rows
 from sgdebug.inspect.topology import (
@@ -92,6 +93,7 @@ __all__ = [
     "snapshot_changes",
     "snapshot_channel_rows",
     "snapshot_diff",
+    "snapshot_diff_lines",
     "snapshot_task_rows",
     "summary",
     "task_rows",

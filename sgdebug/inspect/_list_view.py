@@ -44,6 +44,8 @@ class _Writer:
         line = self.lines[-1] + " "
         for text, edge in parts:
             shown = text[: max(0, self.width - len(line))]
+            if 0 < len(shown) < len(text):  # cut: say so
+                shown = shown[:-1] + "…"
             if edge is not None and shown:
                 y = len(self.lines) - 1
                 self.cells.setdefault(edge, []).extend(

@@ -3,7 +3,8 @@
 :func:`reducer_diff` explains one :class:`~sgdebug.runtime.CommitRecord`: for every state
 channel the commit changed, the old value, each task's write in the order the reducer
 applied them, the reducer, the new value and a structural :func:`~sgdebug.inspect.diff.diff`.
-:func:`snapshot_diff` compares the values of any two snapshots.
+:func:`snapshot_diff` compares the values of any two snapshots (what the ``diff`` command
+answers) and :func:`snapshot_diff_lines` gives it as signed lines, state keys by name.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from sgdebug.inspect.diff import Diff, MappingDiff, diff, summary
+from sgdebug.inspect.diff import Diff, DiffLine, MappingDiff, diff, diff_lines, summary
 from sgdebug.inspect.preview import DEFAULT_WIDTH, preview
 from sgdebug.runtime import ChannelChange, CommitRecord, StateSnapshot
 from sgdebug.runtime.channels import MISSING, BinaryOperatorAggregate
@@ -28,6 +29,7 @@ __all__ = [
     "is_snapshot",
     "reducer_diff",
     "snapshot_diff",
+    "snapshot_diff_lines",
 ]
 
 _SNAPSHOT_FIELDS: Final = ("values", "next", "config", "metadata")
@@ -193,6 +195,23 @@ def snapshot_diff(old: StateSnapshot | Any, new: StateSnapshot | Any) -> Snapsho
     elif change.kind != "same":
         keys = ("__root__",)
     return SnapshotDiff(old_id, new_id, old_step, new_step, change, keys)
+
+
+def snapshot_diff_lines(
+    change: SnapshotDiff, *, width: int = DEFAULT_WIDTH, limit: int = 200
+) -> tuple[DiffLine, ...]:
+    """``change`` as ``-``/``+`` lines (:func:`~sgdebug.inspect.diff.diff_lines`), each
+    state key by its bare name (``count``, ``messages[2].content``), at most ``limit``."""
+    root = change.diff
+    if not isinstance(root, MappingDiff):
+        return diff_lines(root, width=width, limit=limit)
+    lines = [DiffLine("-", str(k), preview(v, width)) for k, v in root.removed]
+    for item in root.changed:
+        lines += diff_lines(item.diff, str(item.key), width=width, limit=limit)
+    lines += [DiffLine("+", str(k), preview(v, width)) for k, v in root.added]
+    if len(lines) > limit:
+        lines[limit:] = [DiffLine("…", "", "more changes not shown")]
+    return tuple(lines)
 
 
 def _side(value: StateSnapshot | Any) -> tuple[Any, str | None, int | None]:

@@ -131,6 +131,8 @@ class _Meta:
             return found[0].describe() if found else "breakpoint"
         if candidate in session.node_names:
             return "node"
+        if candidate in session.node_paths:
+            return f"node in subgraph {candidate.rsplit('/', 1)[0]}"
         if candidate in session.channel_names:
             return "channel"
         return ""

@@ -4,7 +4,9 @@ continuation prompt, the bottom toolbar, syntax highlighting and the style.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
 from prompt_toolkit.document import Document
@@ -16,7 +18,16 @@ from sgdebug.debugger import Session, SessionView
 from sgdebug.debugger.render import describe_stop
 from sgdebug.repl.commands import classify
 
-__all__ = ["STYLE", "ReplLexer", "continuation", "message", "status_text", "toolbar"]
+__all__ = [
+    "STYLE",
+    "ReplLexer",
+    "ToolbarParts",
+    "continuation",
+    "fit_toolbar",
+    "message",
+    "status_text",
+    "toolbar",
+]
 
 STYLE: Final = Style.from_dict(
     {
@@ -72,24 +83,93 @@ def continuation(width: int, line_number: int, wrap_count: int) -> StyleAndTextT
     return [("class:prompt.continuation", "... ".rjust(width))]
 
 
-def toolbar(session: Session, *, nested: bool = False) -> Callable[[], StyleAndTextTuples]:
+_STOP_MIN: Final = 16
+"""The least of the stop's text worth showing; with less room it is left out."""
+
+
+def toolbar(
+    session: Session, *, nested: bool = False, columns: Callable[[], int] | None = None
+) -> Callable[[], StyleAndTextTuples]:
     """The target, why the run stopped, the breakpoints, and the keys (``nested``: the REPL
-    was opened from the TUI, and Ctrl+D goes back to it)."""
+    was opened from the TUI, and Ctrl+D goes back to it), fitted to the terminal's
+    ``columns`` (see :func:`fit_toolbar`)."""
     leave = "Ctrl+D back to the TUI" if nested else "Ctrl+D quit"
+    width = columns or _columns
 
     def render() -> StyleAndTextTuples:
         view = session.view()
         stop = describe_stop(view.stop).splitlines()[0] if view.stop is not None else ""
         enabled = sum(1 for b in view.breakpoints if b.enabled and b.number != 0)
         engine = f" [{view.engine.engine}]" if view.engine is not None else ""
+        label, status, keys = fit_toolbar(
+            ToolbarParts(f"{view.label}{engine}", status_text(view), stop, enabled, leave),
+            width(),
+        )
         return [
-            ("class:bottom-toolbar", f" {view.label}{engine}  "),
-            ("class:bottom-toolbar.status", status_text(view)),
-            ("class:bottom-toolbar", f"  {stop}  breakpoints: {enabled}  "),
-            ("class:bottom-toolbar", f"│ Tab complete · Ctrl+R search · {leave} "),
+            ("class:bottom-toolbar", label),
+            ("class:bottom-toolbar.status", status),
+            ("class:bottom-toolbar", keys),
         ]
 
     return render
+
+
+@dataclass(frozen=True, slots=True)
+class ToolbarParts:
+    """What the toolbar says, before it is fitted to the terminal."""
+
+    target: str
+    """The target and its engine: ``pkg.module:graph [native]``."""
+    status: str
+    """``step 3 · paused``."""
+    stop: str
+    """Why the run stopped (first line), or empty."""
+    breakpoints: int
+    """Enabled breakpoints (not counting #0, on exception)."""
+    leave: str
+    """How to leave (``Ctrl+D quit``)."""
+
+
+def fit_toolbar(parts: ToolbarParts, columns: int) -> tuple[str, str, str]:
+    """The toolbar's text before the status, the status, and the text after it, within
+    ``columns``: as it fits, the target loses its package path, the keys their hints, the
+    stop its end (with …), then the stop goes, then the target: the run's status, the
+    breakpoint count and how to leave stay."""
+    target = parts.target
+    short = target.rpartition(".")[2] if ":" in target else target
+    hints = "Tab complete · Ctrl+R search · "
+    for shown, keys in ((target, hints), (short, hints), (short, "")):
+        line = _toolbar_line(parts, shown, parts.stop, keys)
+        if sum(map(len, line)) <= columns:
+            return line
+    bare = _toolbar_line(parts, short, "", "")
+    room = columns - sum(map(len, bare)) - 2
+    if room >= min(len(parts.stop), _STOP_MIN):
+        stop = parts.stop if len(parts.stop) <= room else parts.stop[: room - 1] + "…"
+        return _toolbar_line(parts, short, stop, "")
+    if sum(map(len, bare)) <= columns:
+        return bare
+    return _toolbar_line(parts, "", "", "")
+
+
+def _toolbar_line(parts: ToolbarParts, target: str, stop: str, keys: str) -> tuple[str, str, str]:
+    before = f" {target}  " if target else " "
+    middle = f"  {stop}" if stop else ""
+    return (
+        before,
+        parts.status,
+        f"{middle}  breakpoints: {parts.breakpoints}  │ {keys}{parts.leave} ",
+    )
+
+
+def _columns() -> int:
+    """The terminal's width (the prompt's output when a prompt runs)."""
+    from prompt_toolkit.application import get_app_or_none
+
+    app = get_app_or_none()
+    if app is not None and app.is_running:
+        return app.output.get_size().columns
+    return shutil.get_terminal_size().columns
 
 
 class ReplLexer(Lexer):

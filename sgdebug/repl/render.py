@@ -17,12 +17,12 @@ from sgdebug.debugger import (
     GraphSummary,
     Outcome,
     Session,
-    SnapshotDiff,
     Stepped,
     format_outcome,
 )
 from sgdebug.debugger.frame import current_frame
 from sgdebug.debugger.render import format_value
+from sgdebug.inspect import SnapshotDiff
 from sgdebug.repl import views
 from sgdebug.runtime import StateSnapshot
 

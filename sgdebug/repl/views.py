@@ -20,12 +20,11 @@ from sgdebug.debugger import (
     GraphSummary,
     HistoryEntry,
     Session,
-    SnapshotDiff,
     TaskInfo,
 )
-from sgdebug.inspect import diff_lines, history_tree, reducer_diff
+from sgdebug.debugger.history import entry_tree
+from sgdebug.inspect import SnapshotDiff, reducer_diff, snapshot_diff_lines
 from sgdebug.inspect.channels import channel_kind
-from sgdebug.inspect.diff import diff
 from sgdebug.inspect.preview import preview
 from sgdebug.runtime import CommitRecord, StateSnapshot
 from sgdebug.runtime.channels import MISSING
@@ -130,49 +129,56 @@ def breakpoints_table(breakpoints: Sequence[Breakpoint]) -> RenderableType:
 
 
 def history_view(session: Session, entries: Sequence[HistoryEntry]) -> RenderableType:
-    """The snapshots as a tree (forks and edits branch), numbered as ``goto`` takes them."""
-    thread = session.thread_id
-    if thread is None or not entries:
+    """The snapshots as a tree (forks and edits branch), numbered as ``goto`` takes them.
+
+    Drawn from the entries alone, as the TUI's history is: no snapshot is loaded, however
+    long the history. What ran next from a snapshot is what its supersteps ran; for the
+    current one, the pending tasks."""
+    if session.thread_id is None or not entries:
         return Text("(no snapshots)", style="dim")
-    snapshots = [s for e in reversed(entries) if (s := session.engine.snapshot(e.checkpoint_id))]
-    current = next((e.checkpoint_id for e in entries if e.current), None)
-    tree = history_tree(snapshots, current)
+    current = next((e for e in entries if e.current), None)
+    tree = entry_tree(entries, current.checkpoint_id if current is not None else None)
     number = {e.checkpoint_id: e for e in entries}
+    following = _next_nodes(entries)
+    view = session.view()
     lines = []
     for row, node in tree.display():
-        entry = number.get(node.id)
-        index = entry.index if entry is not None else node.index
-        here = entry is not None and entry.current
+        entry = number[node.id]
+        after = following.get(entry.index, ())
+        if entry.current and not after:
+            after = tuple(dict.fromkeys(t.name for t in view.tasks))
         line = Text()
-        line.append("* " if here else "  ", style="bold green")
-        line.append(f"{index:>3}  ", style="bold" if here else "")
+        line.append("* " if entry.current else "  ", style="bold green")
+        line.append(f"{entry.index:>3}  ", style="bold" if entry.current else "")
         line.append(row.prefix, style="dim")
         line.append(f"step {node.step} ", style="cyan")
         line.append(node.source, style="magenta" if node.source != "loop" else "")
         if node.ran:
             line.append(f"  ran {', '.join(node.ran)}")
-        if node.next:
-            line.append(f"  next {', '.join(node.next)}", style="dim")
-        if node.interrupted:
+        if after:
+            line.append(f"  next {', '.join(after)}", style="dim")
+        if entry.current and view.status == "interrupted":
             line.append("  interrupted", style="magenta")
         lines.append(line)
     return Group(*lines)
 
 
+def _next_nodes(entries: Sequence[HistoryEntry]) -> dict[int, tuple[str, ...]]:
+    """Snapshot number -> the nodes the supersteps that followed it ran."""
+    following: dict[int, tuple[str, ...]] = {}
+    for entry in entries:
+        if entry.source == "loop" and entry.parent_index is not None:
+            ran = following.get(entry.parent_index, ())
+            following[entry.parent_index] = tuple(dict.fromkeys((*ran, *entry.ran)))
+    return following
+
+
 def diff_view(result: SnapshotDiff) -> RenderableType:
-    """What changed between two snapshots, key by key, old in red and new in green."""
-    head = Text(f"diff {result.a} -> {result.b}", style="bold")
-    if not result.changes:
-        return Group(head, Text("  no change", style="dim"))
-    lines: list[RenderableType] = [head]
-    for change in result.changes:
-        if change.kind == "added":
-            lines.append(_signed("+", change.key, preview(change.new)))
-        elif change.kind == "removed":
-            lines.append(_signed("-", change.key, preview(change.old)))
-        else:
-            for line in diff_lines(diff(change.old, change.new), change.key):
-                lines.append(_signed(line.sign, line.path, line.text))
+    """What changed between two snapshots (under the outcome's ``diff A -> B``), key by key,
+    old in red and new in green."""
+    if not result.channels:
+        return Text("  no change", style="dim")
+    lines = [_signed(line.sign, line.path, line.text) for line in snapshot_diff_lines(result)]
     return Group(*lines)
 
 

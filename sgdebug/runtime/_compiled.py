@@ -195,6 +195,7 @@ class CompiledStateGraph(GraphPlan):
     abulk_update_state = _state.abulk_update_state
     with_config, copy, get_name = _api.with_config, _api.copy, _api.get_name
     batch, abatch = _api.batch, _api.abatch
+    astream_events, __or__ = _api.astream_events, _api.or_
     channels, input_channels = property(_api.channels), property(_api.input_channels)
     output_channels, stream_channels = (
         property(_api.output_channels),
@@ -228,7 +229,7 @@ class CompiledStateGraph(GraphPlan):
                 self.stream, input, config, context=context, print_mode=print_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after, durability=durability,
-                debug=deprecated.get("debug"), subgraphs=subgraphs,
+                debug=deprecated.get("debug"), subgraphs=subgraphs, control=control,
             )  # fmt: skip
             return _out.invoke_streamed(stream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys
@@ -238,7 +239,7 @@ class CompiledStateGraph(GraphPlan):
                 stream_mode=["updates", "values"] if stream_mode == "values" else stream_mode,
                 output_keys=keys if stream_mode == "values" else output_keys,
                 interrupt_before=interrupt_before, interrupt_after=interrupt_after,
-                durability=durability, subgraphs=subgraphs,
+                durability=durability, subgraphs=subgraphs, control=control,
             )  # fmt: skip
             return nested_output(chunks) if stream_mode == "values" else list(chunks)
         request = RunRequest(
@@ -339,7 +340,7 @@ class CompiledStateGraph(GraphPlan):
                 stream_mode=["updates", "values"] if stream_mode == "values" else stream_mode,
                 output_keys=keys if stream_mode == "values" else output_keys,
                 interrupt_before=interrupt_before, interrupt_after=interrupt_after,
-                durability=durability, subgraphs=subgraphs,
+                durability=durability, subgraphs=subgraphs, control=control,
             )  # fmt: skip
             if stream_mode == "values":
                 return await anested_output(chunks)

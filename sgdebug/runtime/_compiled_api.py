@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "abatch",
+    "astream_events",
+    "or_",
     "batch",
     "channels",
     "copy",
@@ -148,3 +150,26 @@ def output_channels(graph: CompiledStateGraph) -> str | list[str]:
 def stream_channels(graph: CompiledStateGraph) -> str | list[str]:
     """The channels ``stream_mode="values"`` shows."""
     return ROOT if graph.root else list(graph.stream_keys)
+
+
+def astream_events(
+    graph: CompiledStateGraph,
+    input: Any,
+    config: dict[str, Any] | None = None,
+    *,
+    version: str = "v2",
+    **kwargs: Any,
+) -> Any:
+    """LangChain's ``astream_events`` over a run of the graph: the graph's own
+    ``on_chain_start`` / ``on_chain_stream`` / ``on_chain_end`` events (not yet those of its
+    nodes and the models they call: see ``_runnable_graph``)."""
+    from sgdebug.runtime._runnable_graph import as_runnable
+
+    return as_runnable(graph).astream_events(input, config, version=version, **kwargs)
+
+
+def or_(graph: CompiledStateGraph, other: Any) -> Any:
+    """``graph | other``: a LangChain ``RunnableSequence`` whose first step runs the graph."""
+    from sgdebug.runtime._runnable_graph import as_runnable
+
+    return as_runnable(graph) | other

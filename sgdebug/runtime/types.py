@@ -30,22 +30,29 @@ OVERWRITE_KEY: Final = "__overwrite__"
 
 
 class Send:
-    """Schedule one task of ``node`` in the next superstep with exactly ``arg`` as its input."""
+    """Schedule one task of ``node`` in the next superstep with exactly ``arg`` as its input;
+    ``timeout`` (seconds, a ``timedelta`` or a ``TimeoutPolicy``) replaces the node's own
+    time limit for that task."""
 
-    __slots__ = ("arg", "node")
+    __slots__ = ("arg", "node", "timeout")
 
-    def __init__(self, node: str, arg: Any) -> None:
+    def __init__(self, node: str, arg: Any, *, timeout: Any = None) -> None:
         self.node = node
         self.arg = arg
+        self.timeout: TimeoutPolicy | None = TimeoutPolicy.coerce(timeout)
 
     def __repr__(self) -> str:
-        return f"Send(node={self.node!r}, arg={self.arg!r})"
+        if self.timeout is None:
+            return f"Send(node={self.node!r}, arg={self.arg!r})"
+        return f"Send(node={self.node!r}, arg={self.arg!r}, timeout={self.timeout!r})"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Send) and (self.node, self.arg) == (other.node, other.arg)
+        return isinstance(other, Send) and (self.node, self.arg, self.timeout) == (
+            other.node, other.arg, other.timeout,
+        )  # fmt: skip
 
     def __hash__(self) -> int:
-        return hash((self.node, repr(self.arg)))
+        return hash((self.node, repr(self.arg), self.timeout))
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,11 +49,12 @@ SAMPLES: Mapping[str, str] = MappingProxyType(
         "loop": "sgdebug.sample_graphs.loop",
         "chatbot": "sgdebug.sample_graphs.chatbot",
         "approval": "sgdebug.sample_graphs.approval",
+        "nested": "sgdebug.sample_graphs.nested",
     }
 )
 """Sample name -> module path, in the order a tour of the debugger would show them."""
 
-ASKS_A_HUMAN: frozenset[str] = frozenset({"approval"})
+ASKS_A_HUMAN: frozenset[str] = frozenset({"approval", "nested"})
 """Samples whose example run stops at ``interrupt()`` until someone answers (``resume``)."""
 RUNS_ALONE: tuple[str, ...] = tuple(name for name in SAMPLES if name not in ASKS_A_HUMAN)
 """Samples whose example input runs to the end with no answer needed."""

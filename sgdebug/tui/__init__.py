@@ -42,8 +42,16 @@ def make_app(
     return app
 
 
-def launch(session: Session, *, repl: Callable[[Session], object] | None = None) -> int:
+def launch(
+    session: Session,
+    *,
+    repl: Callable[[Session], object] | None = None,
+    ready: Callable[[], object] | None = None,
+) -> int:
     """Run the TUI on ``session`` until the user quits; the exit status.
+
+    ``ready`` is called once the first screen is drawn (the command line resumes there
+    what it put off while starting).
 
     0 when the run ended normally, 1 when the graph raised; 2 (and a message) without a
     terminal to draw on; 128 + the signal's number after SIGTERM or SIGHUP (143, 129).
@@ -57,6 +65,8 @@ def launch(session: Session, *, repl: Callable[[Session], object] | None = None)
         )
         return EXIT_USAGE
     app = make_app(session, repl=repl)
+    if ready is not None:
+        app.first_screen_hook = ready
     status = _run(app)
     code = app.return_code or (status if isinstance(status, int) else 0)
     _leave_if_stuck(app, code)

@@ -264,6 +264,14 @@ class ActionsMixin(_Base):
 
     # -- help ------------------------------------------------------------------------------
 
+    def show_help(self, text: str) -> None:
+        """``help`` typed on the command line: its own screen, not the log."""
+        from sgdebug.debugger import help_text
+
+        topic = None if text == help_text(None, self.session) else text
+        self.show_keys_help(topic)
+        self.query_one(LogPane).write_note("Help is shown in its own screen (Esc closes it).")
+
     def show_keys_help(self, topic: str | None = None) -> None:
         """The help screen: the keys, and ``topic`` (a command's help) when given."""
         from sgdebug.tui.screens.help_screen import HelpScreen  # not on the first screen

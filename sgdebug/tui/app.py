@@ -9,6 +9,7 @@ while a verb runs (a step committed, a task finished) update the status line and
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -42,9 +43,10 @@ from sgdebug.inspect.topology import topology
 from sgdebug.tui.actions import TUI_ANSWERS, ActionsMixin
 from sgdebug.tui.details import task_details
 from sgdebug.tui.keys import TUI_BINDINGS, command_bindings
-from sgdebug.tui.layout import DETAIL_PANES, layout_for
+from sgdebug.tui.layout import DETAIL_PANES, as_pane, layout_for
 from sgdebug.tui.palette import CommandsProvider
 from sgdebug.tui.stopping import EngineStopper, on_exit_signals
+from sgdebug.tui.widgets.breadcrumb import Breadcrumb
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.command_line import CommandLine
 from sgdebug.tui.widgets.diff_pane import DiffPane
@@ -62,16 +64,6 @@ __all__ = ["DebuggerApp", "ReplRunner"]
 ReplRunner = Callable[[Session], object]
 """Runs the REPL on the session until the user leaves it (``!`` suspends the TUI into it)."""
 _STYLES = Path(__file__).parent / "styles"
-_TITLES = {
-    "graph": "Graph",
-    "channels": "Channels",
-    "tasks": "Tasks (next step)",
-    "inspector": "Value",
-    "diff": "Diff (last step)",
-    "traceback": "Exception",
-    "history": "History",
-    "log": "Log",
-}
 
 
 class DebuggerApp(ActionsMixin, App[int]):
@@ -154,6 +146,7 @@ class DebuggerApp(ActionsMixin, App[int]):
         """Keys remapped by binding id (see :meth:`set_keymap`)."""
         self._idle = asyncio.Event()
         """Set while no command is on its way through the engine (see :meth:`wait_idle`)."""
+        self._idle.set()
         self.stopper = EngineStopper(session)
         """Ctrl+C and quitting stop what the engine thread runs through it."""
         self.quit_pending = False
@@ -161,6 +154,8 @@ class DebuggerApp(ActionsMixin, App[int]):
         self.engine_left_running = False
         """The app exited while a node would not stop (the process must not wait for it)."""
         self._restore_signals: Callable[[], None] = lambda: None
+        self.first_screen_hook: Callable[[], object] = lambda: None
+        """Called once the first screen is drawn (see :func:`sgdebug.tui.launch`)."""
         self.live_interval = 0.25
         """Seconds between the frames shown while a command moves the run."""
         self._live_at = 0.0
@@ -168,27 +163,25 @@ class DebuggerApp(ActionsMixin, App[int]):
     # -- composing -------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield StatusLine(id="status")
+        # The screen's layout class and the panes' classes are set before the panes mount,
+        # so they are styled once (each class set later restyles the pane or the screen).
+        self.layout_name = layout_for(self.size.width, self.size.height)
+        self.screen.add_class(f"-{self.layout_name}")
+        yield from (StatusLine(id="status"), Breadcrumb(id="breadcrumb"))
         with Container(id="panes"):
-            yield GraphPane(self.topology, id="graph")
-            yield ChannelsPane(id="channels")
-            yield TasksPane(id="tasks")
-            yield InspectorPane(id="inspector")
-            yield HistoryPane(id="history")
-            yield DiffPane(id="diff")
-            yield TracebackPane(id="traceback")
-        yield LogPane(id="log")
+            yield as_pane(GraphPane(self.topology, id="graph"), self.detail)
+            yield as_pane(ChannelsPane(id="channels"), self.detail)
+            yield as_pane(TasksPane(id="tasks"), self.detail)
+            yield as_pane(InspectorPane(id="inspector"), self.detail)
+            yield as_pane(HistoryPane(id="history"), self.detail)
+            yield as_pane(DiffPane(id="diff"), self.detail)
+            yield as_pane(TracebackPane(id="traceback"), self.detail)
+        yield as_pane(LogPane(id="log"), self.detail)
         yield CommandLine(self._complete, id="command")
         yield Footer(id="footer", compact=True)
         yield TooSmall(id="too-small")
 
     def on_mount(self) -> None:
-        for pane, title in _TITLES.items():
-            widget = self.query_one(f"#{pane}")
-            widget.border_title = title
-            widget.add_class("pane")
-            widget.set_class(pane in DETAIL_PANES, "detail")
-        self.show_detail(self.detail)
         if self.is_headless:
             self.query_one(CommandLine).cursor_blink = False
         self._unsubscribe = self.session.subscribe(self._on_session_event)
@@ -205,7 +198,15 @@ class DebuggerApp(ActionsMixin, App[int]):
         )
         for note in start_notes(self.session.view()):
             log.write_note(note)
-        self.run_lines((), echo=False)
+        try:  # nothing runs yet: the frame is in the first paint, not one through the engine
+            self.show_frame(self.builder.build())
+        except Exception as exc:  # a bug of ours: report it, keep the TUI alive
+            log.write_outcome(
+                Outcome("tui", False, self.session.status, f"internal error: {exc!r}")
+            )
+
+    def on_ready(self) -> None:
+        self.first_screen_hook()
 
     def _restyle(self, theme: object) -> None:
         """Colours come from the theme: draw the frame again with the new one."""
@@ -248,19 +249,12 @@ class DebuggerApp(ActionsMixin, App[int]):
                 frame = self.builder.build()
         except KeyboardInterrupt:  # Ctrl+C twice, outside a node (a long `print`, say)
             outcomes.append(Outcome("tui", False, self.session.status, "Interrupted (Ctrl-C)."))
-            frame = self._frame_after_interrupt()
+            with contextlib.suppress(Exception):
+                frame = self.builder.build()
         except Exception as exc:  # a bug of ours: report it, keep the TUI alive
             outcomes.append(Outcome("tui", False, self.session.status, f"internal error: {exc!r}"))
         self.post_message(self.CommandsFinished(lines, tuple(outcomes), frame))
         return tuple(outcomes)
-
-    def _show_help(self, text: str) -> None:
-        """``help`` typed on the command line: its own screen, not the log."""
-        from sgdebug.debugger import help_text
-
-        topic = None if text == help_text(None, self.session) else text
-        self.show_keys_help(topic)
-        self.query_one(LogPane).write_note("Help is shown in its own screen (Esc closes it).")
 
     @on(LogPane.Opened)
     def _open_log(self, message: LogPane.Opened) -> None:
@@ -301,19 +295,13 @@ class DebuggerApp(ActionsMixin, App[int]):
         log = self.query_one(LogPane)
         for outcome in message.outcomes:
             if outcome.command == "help" and outcome.ok and isinstance(outcome.value, str):
-                self._show_help(outcome.value)
+                self.show_help(outcome.value)
             else:
                 log.write_outcome(outcome)
         if message.frame is not None:
             self.show_frame(message.frame)
         if any(o.command == "quit" and o.ok for o in message.outcomes):
             self.exit_now(self.exit_status)
-
-    def _frame_after_interrupt(self) -> Frame | None:
-        try:
-            return self.builder.build()
-        except Exception:
-            return None
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The engine is idle once its last worker finished (its frame was shown before)."""
@@ -385,9 +373,9 @@ class DebuggerApp(ActionsMixin, App[int]):
             self.inspecting = None  # the session moved: show its values, not an old snapshot's
         self.frame = frame
         self.frames_shown += 1
-        view = frame.view
-        self.query_one(StatusLine).show_view(view)
+        self.query_one(StatusLine).show_view(view := frame.view)
         self.query_one(GraphPane).show_states({n.name: n for n in frame.nodes})
+        self.query_one(Breadcrumb).show_frame(frame)
         self.query_one(ChannelsPane).show_rows(frame.channels)
         self.query_one(TasksPane).show_rows(frame.tasks)
         self.query_one(DiffPane).show_diff(frame.step_diff, frame.diff_note)

@@ -21,6 +21,7 @@ from sgdebug.inspect.drawing import legend_for
 __all__ = [
     "BREAK_GLYPH",
     "LEGEND",
+    "LIST_GUTTER",
     "STATUS_GLYPH",
     "STATUS_WORD",
     "Palette",
@@ -50,7 +51,8 @@ BREAK_GLYPH = "●"
 LEGEND = "» next ▶ run ✓ ran\n✗ error ● break ■ end"
 _SHORT_LEGEND = {"┄┄▶": "┄ branch", "▲": "▲ back", "↻": "↻ self"}
 """The edge marks the narrow graph pane names, in its own short words."""
-_LIST_GUTTER = 3
+LIST_GUTTER = 3
+"""Columns :func:`paint` puts before a list view's lines, for the status glyphs and marks."""
 _BORDER = frozenset("─═╌━┄╭╮╰╯┌┐└┘╔╗╚╝")
 _BRACKETS = frozenset("[](){}")
 _PAD = frozenset(" ")
@@ -74,7 +76,7 @@ def paint(
 ) -> Text:
     """The drawing as styled text, with status glyphs and breakpoint marks."""
     palette = palette or Palette()
-    gutter = _LIST_GUTTER if drawing.mode == "list" else 0
+    gutter = LIST_GUTTER if drawing.mode == "list" else 0
     width = drawing.width + gutter
     grid = [list((" " * gutter + line).ljust(width)) for line in drawing.lines]
     marks: list[tuple[int, int, Style]] = []

@@ -1,12 +1,19 @@
-"""Which layout fits the terminal, and the order Tab visits the panes in."""
+"""Which layout fits the terminal, the panes' titles and classes, and the order Tab visits
+the panes in."""
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal, TypeVar
 
 from sgdebug.tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 
-__all__ = ["DETAIL_PANES", "PANE_ORDER", "Layout", "layout_for", "next_pane"]
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+__all__ = ["DETAIL_PANES", "PANE_ORDER", "PANE_TITLES", "Layout", "as_pane", "layout_for",
+           "next_pane"]  # fmt: skip
+
+W = TypeVar("W", bound="Widget")
 
 Layout = Literal["too-small", "compact", "wide"]
 WIDE_WIDTH: Final = 120
@@ -15,6 +22,27 @@ PANE_ORDER: Final = ("graph", "channels", "tasks", "inspector", "history", "diff
 """Tab's order (``diff`` stands for the traceback while the run is on an exception)."""
 DETAIL_PANES: Final = frozenset({"tasks", "inspector", "diff", "traceback", "history"})
 """Panes that share one place in the compact layout (the one in use is shown)."""
+PANE_TITLES: Final = {
+    "graph": "Graph",
+    "channels": "Channels",
+    "tasks": "Tasks (next step)",
+    "inspector": "Value",
+    "diff": "Diff (last step)",
+    "traceback": "Exception",
+    "history": "History",
+    "log": "Log",
+}
+
+
+def as_pane(widget: W, detail: str) -> W:
+    """``widget`` titled and classed as its pane (a detail pane is ``-shown`` when it is
+    ``detail``), before it mounts."""
+    name = str(widget.id)
+    widget.border_title = PANE_TITLES[name]
+    widget.add_class("pane", update=False)
+    if name in DETAIL_PANES:
+        widget.add_class("detail", *(("-shown",) if name == detail else ()), update=False)
+    return widget
 
 
 def layout_for(width: int, height: int) -> Layout:

@@ -51,21 +51,19 @@ def test_show_gives_the_snapshot_and_defaults_to_the_current_one() -> None:
 
 def test_diff_compares_two_snapshots_key_by_key() -> None:
     session = finished("linear")
-    default = ok(session, "diff").value  # current vs its parent
-    assert (default.a, default.b) == (2, 3)
-    assert [(c.key, c.kind) for c in default.changes] == [
-        ("cur_id", "changed"),
-        ("logs", "changed"),
+    default = ok(session, "diff")  # current vs its parent
+    assert default.message == "diff 2 -> 3"
+    assert default.value.channels == ("cur_id", "logs")
+    first = ok(session, "diff 0 1")
+    assert first.value.channels == ("cur_id", "logs")  # added, then changed
+    assert format_outcome(first).splitlines() == [
+        "diff 0 -> 1",
+        "  + logs[0]: 'received request-7'",
+        "  + cur_id: 'request-7'",
     ]
-    first = ok(session, "diff 0 1").value
-    assert [(c.key, c.kind, c.old, c.new) for c in first.changes] == [
-        ("cur_id", "added", None, "request-7"),
-        ("logs", "changed", [], ["received request-7"]),
-    ]
-    one = ok(session, "diff 1").value
-    assert (one.a, one.b) == (1, 3)
-    assert ok(session, "diff 2 2").value.changes == ()
-    assert "no change" in format_outcome(ok(session, "diff 2 2"))
+    assert ok(session, "diff 1").message == "diff 1 -> 3"
+    assert ok(session, "diff 2 2").value.channels == ()
+    assert format_outcome(ok(session, "diff 2 2")).splitlines() == ["diff 2 -> 2", "  no change"]
     assert "no snapshot 9" in refused(session, "diff 9").message
 
 

@@ -24,7 +24,7 @@ from sgdebug.inspect.diff import (
     diff_lines,
     summary,
 )
-from sgdebug.inspect.step_diff import StepDiff, reducer_diff, snapshot_diff
+from sgdebug.inspect.step_diff import StepDiff, reducer_diff, snapshot_diff, snapshot_diff_lines
 from sgdebug.runtime import BaseHook, CommitRecord, RunView
 from sgdebug.runtime.channels import MISSING
 from sgdebug.runtime.checkpoint import InMemorySaver
@@ -393,6 +393,32 @@ def test_snapshot_diff_of_plain_values() -> None:
 
     assert change.channels == ("a",)
     assert change.old_id is None
+
+
+def test_snapshot_diff_lines_name_state_keys_bare_and_go_down_into_values() -> None:
+    old = {"count": 1, "gone": 0, "messages": [HumanMessage("hi", id="1")]}
+    new = {"count": 2, "messages": [HumanMessage("hi there", id="1")], "note": "new"}
+
+    lines = snapshot_diff_lines(snapshot_diff(old, new))
+
+    assert [(line.sign, line.path, line.text) for line in lines] == [
+        ("-", "gone", "0"),
+        ("-", "count", "1"),
+        ("+", "count", "2"),
+        ("-", "messages[0].content", "'hi'"),
+        ("+", "messages[0].content", "'hi there'"),
+        ("+", "note", "'new'"),
+    ]
+
+
+def test_snapshot_diff_lines_stop_at_the_limit_with_one_line_saying_so() -> None:
+    change = snapshot_diff({f"k{i}": i for i in range(10)}, {f"k{i}": -i for i in range(10)})
+
+    lines = snapshot_diff_lines(change, limit=5)
+
+    assert len(lines) == 6
+    assert lines[-1].sign == "…"
+    assert snapshot_diff_lines(snapshot_diff([1], [1, 2])) == diff_lines(diff([1], [1, 2]))
 
 
 def test_apply_keeps_the_mapping_and_sequence_types() -> None:

@@ -224,7 +224,7 @@ def test_the_prompt_shows_the_step_and_the_run_state(make_session: SessionFactor
     assert _text(message(session)()) == "step 2 · paused (sgdebug) "
     session.continue_()
     assert _text(message(session)()) == "step 5 · done (sgdebug) "
-    assert "The run finished." in _text(toolbar(session)())
+    assert "The run finished." in _text(toolbar(session, columns=lambda: 160)())
 
 
 def test_commands_and_python_are_highlighted(make_session: SessionFactory) -> None:
@@ -306,3 +306,23 @@ def test_the_repl_debugs_a_langgraph_graph_and_says_what_it_cannot_do(
     assert "The run finished." in text
     module = load("fanout")
     assert session.view().values == module.langgraph_graph.invoke(module.EXAMPLE_INPUT)
+
+
+def test_the_toolbar_fits_an_80_column_terminal() -> None:
+    from sgdebug.repl.prompt import ToolbarParts, fit_toolbar
+
+    parts = ToolbarParts("sgdebug.sample_graphs.chatbot:graph [native]", "step 0 · paused",
+                         "Started: paused before step 0.", 0, "Ctrl+D quit")  # fmt: skip
+
+    wide = "".join(fit_toolbar(parts, 160))
+    middle = "".join(fit_toolbar(parts, 100))
+    narrow = "".join(fit_toolbar(parts, 80))
+    tiny = "".join(fit_toolbar(parts, 40))
+
+    assert "sgdebug.sample_graphs.chatbot:graph" in wide and "Ctrl+R search" in wide
+    assert middle.startswith(" chatbot:graph [native]  step 0 · paused  Started: paused before")
+    assert len(middle) <= 100
+    assert len(narrow) <= 80
+    assert narrow.startswith(" chatbot:graph [native]  step 0 · paused  breakpoints: 0")
+    assert "breakpoints: 0" in narrow and narrow.endswith("│ Ctrl+D quit ")
+    assert tiny == " step 0 · paused  breakpoints: 0  │ Ctrl+D quit "

@@ -74,3 +74,12 @@ def test_a_runnable_receives_the_node_config(use_async: bool) -> None:
     result = asyncio.run(run) if run is not None else graph.invoke({"x": 1})
     assert (result, seen) == ({"x": 9}, ["n"])
     assert runnable_action(RunnableLambda(look)).__name__ == "look"
+
+
+def test_a_compiled_node_copies_with_fields_replaced() -> None:
+    graph = StateGraph(S).add_node(Counter()).add_edge(START, "count").compile()
+    node = graph.nodes["count"]
+    same, renamed = node.copy({}), node.copy({"name": "other"})
+    assert (same.name, same.action, same.triggers) == (node.name, node.action, node.triggers)
+    assert (renamed.name, renamed.pull_path) == ("other", ("__pregel_pull", "other"))
+    assert same is not node

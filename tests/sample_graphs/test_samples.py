@@ -277,6 +277,41 @@ def test_approval_asks_until_the_reviewer_says_yes(engine: Engine) -> None:
     assert done["status"] == "sent: Hello, about a refund for order 1234: we are on it. (say when)"
 
 
+@pytest.mark.parametrize("engine", ENGINE_PARAMS)
+def test_nested_asks_inside_the_research_subgraph(engine: Engine) -> None:
+    lg = sample_graphs.api(engine)
+    nested = load("nested")
+    graph = build("nested", engine).compile(checkpointer=lg.InMemorySaver())
+    config = {"configurable": {"thread_id": "report"}}
+    first = graph.invoke(nested.EXAMPLE_INPUT, config)
+    [asked] = first["__interrupt__"]
+    assert asked.value == {
+        "question": nested.QUESTION,
+        "notes": ["gather: how heat pumps work", "gather: what heat pumps cost"],
+    }
+    snap = graph.get_state(config)
+    assert snap.next == ("research",)
+    [task] = snap.tasks
+    assert task.interrupts == (asked,)
+    assert task.state["configurable"]["checkpoint_ns"].startswith("research:")
+    inner = graph.get_state(config, subgraphs=True).tasks[0].state
+    assert inner.next == ("summarize",)
+    assert inner.values["notes"] == asked.value["notes"]
+    done = graph.invoke(lg.Command(resume="costs"), config)
+    assert done == {
+        "topic": "heat pumps",
+        "summary": "2 notes, seen from costs",
+        "report": "Report on heat pumps: 2 notes, seen from costs",
+    }
+
+
+def test_nested_draws_the_subgraph_nodes_with_xray() -> None:
+    graph = build("nested", "langgraph").compile()
+    assert list(graph.get_graph(xray=True).nodes) == [
+        "__start__", "plan", "write", "__end__", "research:gather", "research:summarize"
+    ]  # fmt: skip
+
+
 def test_samples_that_ask_a_human_stop_at_their_question_without_a_checkpointer() -> None:
     for name in sample_graphs.ASKS_A_HUMAN:
         result = build(name, "langgraph").compile().invoke(load(name).EXAMPLE_INPUT)

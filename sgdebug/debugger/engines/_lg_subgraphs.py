@@ -22,10 +22,15 @@ from typing import Any
 from sgdebug.debugger.engine import Observer
 from sgdebug.debugger.engines import _lg_convert as convert
 from sgdebug.debugger.results import TaskInfo
+from sgdebug.debugger.subframes import SubgraphStep
+from sgdebug.debugger.subgraphs import LANGGRAPH_SUBGRAPH, SUBGRAPH
 from sgdebug.runtime import StateSnapshot
 
-__all__ = ["StepEvents", "has_subgraph_tasks", "qualified_name", "subgraph_states",
-           "with_subgraphs"]  # fmt: skip
+__all__ = ["CAPABILITY", "StepEvents", "SubgraphStep", "edit_subgraph", "has_subgraph_tasks",
+           "qualified_name", "subgraph_states", "subgraph_steps", "with_subgraphs"]  # fmt: skip
+
+CAPABILITY = (SUBGRAPH, LANGGRAPH_SUBGRAPH)
+"""What the engine says of stopping inside a subgraph (``Capabilities.missing``)."""
 
 _PUSH = "__pregel_push"
 
@@ -75,6 +80,7 @@ class StepEvents:
             id=payload["id"],
             name=qualified_name(namespace, payload["name"]),
             path=namespace,
+            namespace=namespace,
             input=given,
             triggers=triggers,
             send=_PUSH in triggers,
@@ -84,6 +90,14 @@ class StepEvents:
             interrupts=convert.interrupts(payload.get("interrupts") or ()),
             duration=time.perf_counter() - at,
         )
+
+
+def edit_subgraph(graph: Any, config: Mapping[str, Any], writes: Sequence[tuple[str, Any]]) -> None:
+    """``update_state`` on a subgraph's config: a new checkpoint of the subgraph, in its own
+    namespace (the parent's checkpoint does not change)."""
+    from sgdebug.debugger.engines._lg_model import to_langgraph
+
+    graph.update_state(dict(config), {key: to_langgraph(value) for key, value in writes})
 
 
 def has_subgraph_tasks(snap: StateSnapshot) -> bool:
@@ -113,3 +127,29 @@ def with_subgraphs(
 def _started(state: StateSnapshot) -> bool:
     configurable = (state.config or {}).get("configurable") or {}
     return bool(configurable.get("checkpoint_id"))
+
+
+def subgraph_steps(graph: Any, saver: Any, thread_id: str | None) -> tuple[SubgraphStep, ...]:
+    """Every checkpoint the subgraphs of ``thread_id`` stored (each namespace's history, as
+    ``get_state_history`` on the subgraph's config gives it), oldest first per namespace."""
+    if thread_id is None:
+        return ()
+    namespaces: dict[str, str] = {}
+    for stored in saver.list({"configurable": {"thread_id": thread_id}}):
+        ns = stored.config["configurable"].get("checkpoint_ns", "")
+        parent = ((stored.metadata or {}).get("parents") or {}).get("")
+        if ns and parent:
+            namespaces.setdefault(ns, parent)
+    found: list[SubgraphStep] = []
+    for ns, parent in namespaces.items():
+        config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ns}}
+        frame = tuple(part.split(":", 1)[0] for part in ns.split("|"))
+        before: tuple[str, ...] = ()
+        for snap in reversed(list(graph.get_state_history(config))):
+            meta = snap.metadata or {}
+            source = str(meta.get("source", ""))
+            ran = before if source == "loop" else ()
+            step = int(meta.get("step", -1))
+            found.append(SubgraphStep(frame, parent, step, source, ran, tuple(snap.next)))
+            before = tuple(snap.next)
+    return tuple(found)

@@ -54,7 +54,7 @@ def _capabilities(version: str) -> Capabilities:
     return Capabilities(
         "langgraph",
         f"LangGraph {version} (superstep by superstep)",
-        (("task", _TASK), ("mutations", _MUTATIONS)),
+        (("task", _TASK), ("mutations", _MUTATIONS), subgraphs.CAPABILITY),
     )
 
 
@@ -295,6 +295,13 @@ class LangGraphEngine:
             )
         self._stand(self.thread_id, self.cursor, live=True)
         self._input = to_langgraph(answer)
+
+    def subgraph_steps(self) -> tuple[subgraphs.SubgraphStep, ...]:
+        return subgraphs.subgraph_steps(self.graph, self.saver, self.thread_id)
+
+    def edit_frame(self, config: Mapping[str, Any], writes: Sequence[tuple[str, Any]]) -> None:
+        subgraphs.edit_subgraph(self.graph, config, writes)
+        self._snaps.forget(written=False)  # the subgraph's state is read again
 
     def edit(self, writes: Sequence[tuple[str, Any]]) -> int:
         assert self.thread_id is not None and self.cursor is not None

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sgdebug.debugger.engine import Capabilities, EngineRefused, Observer, Settled
+from sgdebug.debugger.engines import _native_subgraphs as inner
 from sgdebug.debugger.engines._native_history import history
 from sgdebug.debugger.history import config_for
 from sgdebug.debugger.results import ErrorInfo, HistoryEntry, Mutation, TaskInfo
@@ -29,6 +30,7 @@ from sgdebug.debugger.runinfo import (
     pregel_task_info,
     task_info,
 )
+from sgdebug.debugger.subgraphs import NATIVE_SUBGRAPH, SUBGRAPH
 from sgdebug.inspect import ChannelRow, LastChange, channel_rows, snapshot_channel_rows
 from sgdebug.runtime import (
     BaseHook,
@@ -44,11 +46,13 @@ from sgdebug.runtime import (
     inspect_state,
 )
 from sgdebug.runtime.channels import BinaryOperatorAggregate
-from sgdebug.runtime.checkpoint import BaseCheckpointSaver
+from sgdebug.runtime.checkpoint import BaseCheckpointSaver, InMemorySaver
 
 __all__ = ["NativeEngine"]
 
-CAPABILITIES = Capabilities("native", "sgdebug.runtime (every feature)")
+CAPABILITIES = Capabilities(
+    "native", "sgdebug.runtime (every feature)", ((SUBGRAPH, NATIVE_SUBGRAPH),)
+)
 
 
 class _Hook(BaseHook):
@@ -64,6 +68,7 @@ class _Hook(BaseHook):
         )
 
     def after_task(self, run: RunView, task: Task) -> bool:
+        inner.report_inner_tasks(run.emit, self.observer)
         if self.observer is not None:
             self.observer.task_ran(task_info(task))
         return False
@@ -156,10 +161,15 @@ class NativeEngine:
 
     def tasks(self) -> tuple[TaskInfo, ...]:
         if self.run is not None:
-            return tuple(task_info(t) for t in self.run.tasks)
-        if self.thread_id is None or self.cursor is None:
+            found = tuple(task_info(t) for t in self.run.tasks)
+        elif self.thread_id is None or self.cursor is None:
             return ()
-        return self._at().tasks
+        else:
+            found = self._at().tasks
+        return inner.with_subgraph_states(self.compiled, self.thread_id, self.checkpoint_id, found)
+
+    def edit_frame(self, config: Mapping[str, Any], writes: Sequence[tuple[str, Any]]) -> None:
+        inner.edit_frame(self.compiled, config, writes)
 
     def interrupts(self) -> tuple[Interrupt, ...]:
         if self.run is not None:
@@ -223,7 +233,8 @@ class NativeEngine:
         if self.recursion_limit is not None:
             config["recursion_limit"] = self.recursion_limit
         try:
-            run = self.compiled.start(input, config, hooks=[self._hook])
+            emit = inner.subgraph_emitter(self.compiled)
+            run = self.compiled.start(input, config, hooks=[self._hook], emit=emit)
         except Exception as exc:
             raise EngineRefused(_describe(exc)) from exc
         self.drop()
@@ -433,7 +444,13 @@ def _import_message_classes(compiled: CompiledStateGraph) -> None:
     """Let stored messages decode as messages: the saver imports nothing, it only finds
     classes already imported, and the runtime imports langchain-core's message classes
     when a run first merges messages, not when a stored thread is opened. (Its
-    ``utils`` module imports every message class; the package imports them lazily.)"""
+    ``utils`` module imports every message class; the package imports them lazily.)
+
+    An in-memory saver's records were all made in this process, by code that had the
+    classes imported, so nothing is imported for it (a first screen shows no message
+    before the run merges one: langchain-core costs about 100 ms to import)."""
+    if isinstance(compiled.checkpointer, InMemorySaver):
+        return
     if any(
         isinstance(spec, BinaryOperatorAggregate) and spec.operator is add_messages
         for spec in compiled.channel_specs.values()

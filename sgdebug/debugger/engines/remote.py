@@ -43,6 +43,7 @@ from sgdebug.debugger.engines._remote_run import (
 )
 from sgdebug.debugger.results import ErrorInfo, HistoryEntry, Mutation, TaskInfo
 from sgdebug.debugger.runinfo import pregel_task_info
+from sgdebug.debugger.subgraphs import LANGGRAPH_SUBGRAPH, SUBGRAPH
 from sgdebug.inspect import ChannelRow, LastChange, snapshot_channel_rows
 from sgdebug.runtime import Command, Interrupt, StateSnapshot
 
@@ -99,7 +100,12 @@ class RemoteEngine:
             "remote",
             f"LangGraph server {server.url}, graph {self.model.name} (superstep by superstep)"
             + (f", langgraph-api {version}" if version else ""),
-            (("task", _TASK), ("mutations", _MUTATIONS), ("objects", _OBJECTS)),
+            (
+                ("task", _TASK),
+                ("mutations", _MUTATIONS),
+                ("objects", _OBJECTS),
+                (SUBGRAPH, LANGGRAPH_SUBGRAPH),
+            ),
         )
         self.graph: Any = server
         """What ``graph`` is in expressions: the server (its URL and graph)."""

@@ -138,8 +138,15 @@ class TaskScope:
 
     @property
     def writer(self) -> Callable[[Any], None]:
-        """The task's custom stream writer."""
-        return self.owner.custom_writer()
+        """The task's custom stream writer (under an idle time limit, each write is also a
+        sign of progress: see ``_timeouts``)."""
+        writer = self.owner.custom_writer()
+        policy = None if self.task is None else self.task.node.policy
+        if policy is not None and policy.timeout is not None:
+            from sgdebug.runtime.engine._timeouts import progress_writer
+
+            return progress_writer(self.task, policy.timeout, writer)
+        return writer
 
     def interrupt_id(self, index: int) -> str:
         """The id of the task's ``index``-th interrupt."""

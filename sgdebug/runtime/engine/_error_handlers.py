@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from sgdebug.runtime._constants import PUSH
-from sgdebug.runtime.errors import GraphDrained, NodeError
+from sgdebug.runtime.errors import GraphDrained, NodeError, ParentCommand
 
 if TYPE_CHECKING:
     from sgdebug.runtime.checkpoint.base import PendingWrite
@@ -47,8 +47,8 @@ def handler_task(run: TaskOwner, failed: Task) -> Task | None:
     error = failed.error
     if policy is None or policy.error_handler is None or not isinstance(error, Exception):
         return None
-    if isinstance(error, GraphDrained):
-        return None  # a subgraph stopped on request: the run stops, nothing failed
+    if isinstance(error, GraphDrained | ParentCommand):
+        return None  # a subgraph stopped on request, or a command on its way up: no failure
     return _handed_over(run, failed, policy.error_handler, error)
 
 

@@ -67,16 +67,47 @@ def run_tasks(run_task: RunTask, tasks: Sequence[Task]) -> None:
 
 
 async def arun_tasks(run_task: RunTask, arun_task: ARunTask, tasks: Sequence[Task]) -> None:
-    """Run ``tasks`` concurrently on the running loop (sync ones in the pool)."""
+    """Run ``tasks`` concurrently on the running loop (sync ones in the pool).
+
+    As in LangGraph, once a task fails (for good: a failure its error handler took over
+    does not count, see :func:`_failed`), the async tasks still running are cancelled: the
+    step fails at once. Cancelling the run cancels them all.
+    """
     if not tasks:
         return
     import asyncio
 
     loop = asyncio.get_running_loop()
-    awaitables: list[Awaitable[None]] = []
+    owners: dict[asyncio.Future[None], Task] = {}
     for task in tasks:
         if task.node.injection.is_async:
-            awaitables.append(arun_task(task))
+            owners[asyncio.ensure_future(arun_task(task))] = task
         else:
-            awaitables.append(loop.run_in_executor(pool(), run_task, task))
-    await asyncio.gather(*awaitables)
+            owners[loop.run_in_executor(pool(), run_task, task)] = task
+    pending: set[asyncio.Future[None]] = set(owners)
+    try:
+        while pending:
+            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for future in done:
+                future.result()  # a BaseException a task let through (KeyboardInterrupt ...)
+            if any(_failed(owners[future]) for future in done):
+                break
+    finally:
+        if pending:
+            for future in pending:
+                future.cancel()
+            await asyncio.wait(pending)
+
+
+def _failed(task: Task) -> bool:
+    """Whether ``task`` failed in a way that stops its siblings: not an answer that did not
+    match its ``response_schema`` (raised once the others finish, so that a task answered
+    in the same resume is not cut off after its side effects), not a command for the parent
+    graph, not a drain."""
+    error = task.error
+    if error is None or task.done:
+        return False
+    from sgdebug.runtime.engine._response_schema import is_invalid_resume
+    from sgdebug.runtime.errors import GraphDrained, ParentCommand
+
+    return not (isinstance(error, ParentCommand | GraphDrained) or is_invalid_resume(error))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from sgdebug.runtime._constants import INTERRUPT, PUSH, START, TASKS
 from sgdebug.runtime.channels import MISSING, EphemeralValue, Topic
 from sgdebug.runtime.engine._task import Task, TaskIds
+from sgdebug.runtime.graph._policy import with_timeout
 
 if TYPE_CHECKING:
     from sgdebug.runtime.checkpoint.base import PendingWrite
@@ -48,6 +49,8 @@ def push_tasks(run: RunView, ids: TaskIds) -> list[Task]:
         if node is None:
             log.warning("Ignoring unknown node name %s in pending sends", packet.node)
             continue
+        if packet.timeout is not None:  # the Send's own time limit replaces the node's
+            node = with_timeout(node, packet.timeout)
         tasks.append(ids.task(node, (PUSH, index, False), packet.arg, (PUSH,)))
     return tasks
 

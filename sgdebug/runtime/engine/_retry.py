@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from sgdebug.runtime._policies import RetryPolicy, should_retry
 from sgdebug.runtime.errors import GraphDrained, GraphInterrupt, ParentCommand
+from sgdebug.runtime.graph._policy import sync_timeout_error
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._context import TaskScope
@@ -69,7 +70,13 @@ def _next_attempt(task: Task, scope: TaskScope, failures: int) -> None:
 
 
 def retried(task: Task, scope: TaskScope, attempt: Attempt) -> list[Write]:
-    """Run ``attempt`` until it succeeds or ``task``'s retry policies give up (re-raising)."""
+    """Run ``attempt`` until it succeeds or ``task``'s retry policies give up (re-raising).
+
+    A sync node cannot have a time limit (only a ``Send``'s can reach one here): it fails.
+    """
+    assert task.node.policy is not None
+    if task.node.policy.timeout is not None:
+        raise sync_timeout_error(task.name)
     task.attempt, task.first_attempt = 1, time.time()
     failures = 0
     while True:

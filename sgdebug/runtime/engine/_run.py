@@ -227,7 +227,7 @@ class Run(RunState):
         whose inputs could not be built is planned again.
         """
         for task in self.tasks:
-            if task.error is not None:
+            if task.error is not None and not task.done:  # (a handled failure stays done)
                 task.error, task.done = None, False
         self.failure = None
         self.status = "paused"
@@ -301,10 +301,10 @@ class Run(RunState):
         if before and stops_at(self, before, self.tasks):
             self._stop_at_breakpoint("before")
             return False
-        if emit is not None:  # (not at a breakpoint before them: they have not started)
-            emit.planned(self, self.tasks)
         if self.options.control is not None:
             check_drain(self.options.control, self.tasks)
+        if emit is not None:  # (not at a breakpoint before them: they have not started)
+            emit.planned(self, self.tasks)
         return True
 
     def _stop_at_breakpoint(self, where: str) -> None:
@@ -379,6 +379,8 @@ class Run(RunState):
         defer = emit is None and not observer.watched
         paused = False
         for task in ran:
+            if not (task.done or task.error is not None or task.interrupts):
+                continue  # cancelled when a sibling failed (see arun_tasks): nothing to report
             if persist is not None:
                 persist.task_done(task, defer=defer)
             if emit is not None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import INTERRUPT, ROOT, START
 from sgdebug.runtime.errors import ParentCommand
-from sgdebug.runtime.graph._node import updates_payload
+from sgdebug.runtime.graph._node import task_result, updates_payload
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._forward import Sink
@@ -158,6 +158,8 @@ class Emitter:
             keys = ROOT
         if isinstance(keys, str):
             values = [v for k, v in task.writes if k == keys]
+            if keys == ROOT and len(values) > 1:  # a root state's several updates: a list
+                return values
             return values[-1] if values else None
         return updates_payload(task.writes, keys)
 
@@ -203,7 +205,7 @@ class Emitter:
         result: dict[str, Any] = {}
         if not task.interrupts:
             state_keys = run.graph.state_keys
-            result = {k: v for k, v in task.writes if k in state_keys}
+            result = task_result(task.writes, state_keys)
         payload = {
             "id": task.id,
             "name": task.name,

@@ -2,7 +2,8 @@
 
 An attempt runs as its own asyncio task, watched from the task that awaits it: past its
 ``run_timeout`` in all, or ``idle_timeout`` since its last sign of progress
-(``runtime.heartbeat()``), it is cancelled and fails with ``NodeTimeoutError`` (which a retry
+(``runtime.heartbeat()``; with ``refresh_on="auto"`` also a custom stream write), it is
+cancelled and fails with ``NodeTimeoutError`` (which a retry
 policy retries by default). The limit is cooperative: a node that blocks the event loop is
 only stopped at its next ``await``. Sync nodes cannot be cancelled and are refused at
 compile time (``graph._policy``). Times come from ``time.monotonic`` (the event loop's clock).
@@ -17,7 +18,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from sgdebug.runtime.errors import NodeTimeoutError
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from sgdebug.runtime.engine._task import Task
     from sgdebug.runtime.graph._node import Write
 
-__all__ = ["heartbeat_of", "timed", "user_cancelled"]
+__all__ = ["heartbeat_of", "progress_writer", "timed", "user_cancelled"]
 
 
 Kind = Literal["idle", "run"]
@@ -87,6 +88,21 @@ def heartbeat_of(task: Task) -> Callable[[], None]:
         task.beat = time.monotonic()
 
     return heartbeat
+
+
+def progress_writer(
+    task: Task, policy: TimeoutPolicy, writer: Callable[[Any], None]
+) -> Callable[[Any], None]:
+    """``writer``, each of whose writes also marks progress for the idle limit, unless the
+    policy counts only heartbeats (``refresh_on="heartbeat"``)."""
+    if policy.idle_timeout is None or policy.refresh_on != "auto":
+        return writer
+
+    def write(chunk: Any) -> None:
+        task.beat = time.monotonic()
+        writer(chunk)
+
+    return write
 
 
 def user_cancelled(exc: BaseException) -> bool:

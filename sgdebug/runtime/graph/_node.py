@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -166,6 +167,10 @@ class CompiledNode:
     found: list[Any] | None = None
     """:attr:`subgraphs`, once looked for."""
 
+    def copy(self, update: Mapping[str, Any]) -> CompiledNode:
+        """A copy with the fields of ``update`` replaced (as LangGraph's node ``copy``)."""
+        return dataclasses.replace(self, **update)
+
     def __post_init__(self) -> None:
         self.pull_path = (PULL, self.name)
         self.consumes = tuple(t for t in self.triggers if t.startswith("join:")) + (
@@ -297,3 +302,14 @@ def updates_payload(writes: Sequence[Write], state_keys: frozenset[str]) -> Any:
     if len(payload) == len(pairs):
         return payload
     return [{k: v} for k, v in pairs]
+
+
+def task_result(writes: Sequence[Write], state_keys: Collection[str]) -> dict[str, Any]:
+    """A finished task's result as LangGraph shows it (``tasks`` stream, snapshot tasks):
+    each state key it wrote, with its value, or ``{"$writes": [...]}`` when written more
+    than once."""
+    grouped: dict[str, list[Any]] = {}
+    for key, value in writes:
+        if key in state_keys:
+            grouped.setdefault(key, []).append(value)
+    return {k: vs[0] if len(vs) == 1 else {"$writes": vs} for k, vs in grouped.items()}

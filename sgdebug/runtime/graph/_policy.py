@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
 from sgdebug.runtime.graph._specs import NodeDefaults, NodePolicy, NodeSpec
 
-__all__ = ["DEFAULT_ERROR_HANDLER", "effective_policy", "error_handler_name", "sync_timeout_error"]
+if TYPE_CHECKING:
+    from sgdebug.runtime._policies import TimeoutPolicy
+    from sgdebug.runtime.graph._node import CompiledNode
+
+__all__ = [
+    "DEFAULT_ERROR_HANDLER",
+    "effective_policy",
+    "error_handler_name",
+    "sync_timeout_error",
+    "with_timeout",
+]
 
 DEFAULT_ERROR_HANDLER = "__default_error_handler__"
 """The node ``set_node_defaults(error_handler=...)`` adds."""
@@ -39,3 +52,10 @@ def effective_policy(spec: NodeSpec, defaults: NodeDefaults, is_async: bool) -> 
     if not policy.retry and policy.timeout is None and policy.error_handler is None:
         return None
     return policy
+
+
+def with_timeout(node: CompiledNode, timeout: TimeoutPolicy) -> CompiledNode:
+    """``node`` with ``timeout`` as its time limit (a ``Send(..., timeout=)``'s task); a sync
+    node is refused when the task runs, as in LangGraph."""
+    policy = node.policy or NodePolicy()
+    return replace(node, policy=replace(policy, timeout=timeout))

@@ -14,6 +14,7 @@ from sgdebug.runtime.checkpoint.base import (
     split_thread_key,
 )
 from sgdebug.runtime.engine._nesting import NS_SEP
+from sgdebug.runtime.graph._node import task_result
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._state import RunState
@@ -74,7 +75,7 @@ def _resumed_task(
     head = {"id": task["id"], "name": task["name"]}
     error = next((w.value for w in writes if w.channel == ERROR), None)
     if error is not None:
-        return {**head, "error": error, "state": None}
+        return {**head, "error": error, "state": task["state"]}
     raised = tuple(
         {"value": i.value, "id": i.id, "response_schema": i.response_schema}
         for w in writes
@@ -83,8 +84,8 @@ def _resumed_task(
     )
     regular = [w for w in writes if w.channel not in SPECIAL_WRITES]
     if regular:
-        head["result"] = {w.channel: w.value for w in regular if w.channel in keys}
-    return {**head, "interrupts": raised, "state": None}
+        head["result"] = task_result([(w.channel, w.value) for w in regular], keys)
+    return {**head, "interrupts": raised, "state": task["state"]}
 
 
 def subgraph_config(record: CheckpointRecord, task: Task) -> dict[str, Any] | None:

@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sgdebug.runtime._constants import COPY, END, INPUT, INTERRUPT, START
+from sgdebug.runtime._constants import COPY, END, INPUT, INTERRUPT, ROOT, START
 from sgdebug.runtime.checkpoint.base import (
     SPECIAL_WRITES,
     BaseCheckpointSaver,
@@ -18,10 +18,10 @@ from sgdebug.runtime.checkpoint.base import (
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
 from sgdebug.runtime.engine._step_failure import StepFailure, commit_failure, plan_failure
 from sgdebug.runtime.errors import EmptyInputError, InvalidUpdateError
-from sgdebug.runtime.graph._node import Write, return_writes
+from sgdebug.runtime.graph._node import Write, return_writes, task_result
 from sgdebug.runtime.persist._payloads import subgraph_config
 from sgdebug.runtime.persist._persist import ERROR, NULL_TASK, RESUME, Persistence, pending_by_task
-from sgdebug.runtime.persist._update import apply_node_updates, check_several
+from sgdebug.runtime.persist._update import apply_node_updates, check_several, updates_of_copy
 from sgdebug.runtime.types import Command, Interrupt, PregelTask, StateSnapshot, StateUpdate
 
 if TYPE_CHECKING:
@@ -237,7 +237,9 @@ def snapshot(graph: GraphPlan, record: CheckpointRecord, *, latest: bool) -> Sta
         result = None
         if ok:
             task.writes = [(w.channel, w.value) for w in regular if w.channel != "__no_writes__"]
-            result = {k: v for k, v in task.writes if k in graph.state_keys}
+            result = task_result(task.writes, graph.state_keys)
+            if graph.root:  # a snapshot shows a root state's result bare
+                result = result.get(ROOT)
             finished.append(task)
         if not (latest and ok):
             names.append(task.name)
@@ -407,7 +409,10 @@ def update_superstep(
     step = run.step
     if as_node == COPY:
         parent = record.parent_id if record is not None else None
-        return config_of(persist.save_record(run, "fork", step=step, parent=parent))
+        copied = config_of(persist.save_record(run, "fork", step=step, parent=parent))
+        if isinstance(values, list) and values:  # copy, then update the copy
+            return update_superstep(graph, copied, updates_of_copy(values))
+        return copied
     if as_node == INPUT:  # the first checkpoint of a thread is its input, at step -1
         run.apply_writes([(START, values)])
         step = step if record is not None else -1

@@ -25,7 +25,7 @@ from sgdebug.runtime.types import StateUpdate
 if TYPE_CHECKING:
     from sgdebug.runtime.graph._plan import GraphPlan
 
-__all__ = ["apply_node_updates", "check_several"]
+__all__ = ["apply_node_updates", "check_several", "updates_of_copy"]
 
 _ALONE = {
     END: "Cannot apply multiple updates when clearing state",
@@ -43,6 +43,19 @@ def check_several(updates: Sequence[StateUpdate]) -> None:
     for update in updates:
         if update.as_node is None:
             raise InvalidUpdateError("as_node is required when applying multiple updates")
+
+
+def updates_of_copy(items: Sequence[Any]) -> list[StateUpdate]:
+    """The updates ``update_state(config, [updates...], as_node="__copy__")`` applies to the
+    copy it makes, as one superstep: grouped by node (in order of first appearance), each
+    node's in order, so that each takes the next planned task of its node."""
+    grouped: dict[Any, list[StateUpdate]] = {}
+    for item in items:
+        if isinstance(item, str) or not isinstance(item, Sequence):
+            raise InvalidUpdateError(f"Invalid update item: {item} when copying checkpoint")
+        update = StateUpdate(*item[:2])
+        grouped.setdefault(update.as_node, []).append(update)
+    return [update for updates in grouped.values() for update in updates]
 
 
 def apply_node_updates(

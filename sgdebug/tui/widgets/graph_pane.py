@@ -15,8 +15,17 @@ from textual.widgets import Static
 
 from sgdebug.debugger.frame import END_NODE, START_NODE, NodeState, NodeStatus
 from sgdebug.inspect import Drawing, DrawnNode, draw
+from sgdebug.inspect.expand import expand_all, expandable
+from sgdebug.inspect.node_paths import PATH_SEP
 from sgdebug.inspect.topology import Topology
-from sgdebug.tui.graph_paint import LEGEND, STATUS_WORD, Palette, edge_legend, paint
+from sgdebug.tui.graph_paint import (
+    LEGEND,
+    LIST_GUTTER,
+    STATUS_WORD,
+    Palette,
+    edge_legend,
+    paint,
+)
 
 __all__ = ["GraphPane"]
 
@@ -35,6 +44,7 @@ class GraphPane(VerticalScroll, can_focus=True):
         Binding("left", "move(-1, 0)", "Node left", show=False),
         Binding("right", "move(1, 0)", "Node right", show=False),
         Binding("enter", "open", "Details", show=False),
+        Binding("o", "toggle_subgraph", "Open subgraph", show=False),
     ]
     COMPONENT_CLASSES = {
         *(f"graph-pane--{status}" for status in _STATUSES),
@@ -61,7 +71,14 @@ class GraphPane(VerticalScroll, can_focus=True):
 
     def __init__(self, topology: Topology, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.base = topology
+        """The graph as the session knows it, every subgraph closed."""
         self.topology = topology
+        """What is drawn: :attr:`base` with the subgraphs of :attr:`opened` drawn open."""
+        self.opened: frozenset[str] = frozenset()
+        """The subgraph nodes drawn with their inner nodes (``o``, or the run entering one)."""
+        self._entered: frozenset[str] = frozenset()
+        """The subgraphs the run is inside, as last shown (opened once when entered)."""
         self.states: Mapping[str, NodeState] = {}
         self.drawing: Drawing | None = None
         self._canvas = Static("", id="graph-canvas", markup=False)
@@ -82,16 +99,55 @@ class GraphPane(VerticalScroll, can_focus=True):
         self._layout()
 
     def show_states(self, states: Mapping[str, NodeState]) -> None:
-        """Mark each node with its state."""
+        """Mark each node with its state; a subgraph the run just entered is drawn open."""
         self.states = states
-        self._repaint()
+        inside = frozenset(name.rsplit(PATH_SEP, 1)[0] for name in states if PATH_SEP in name)
+        entered = inside - self._entered
+        self._entered = inside
+        if entered - self.opened:
+            self.open_subgraphs(self.opened | entered)
+        else:
+            self._repaint()
+
+    def open_subgraphs(self, paths: frozenset[str]) -> None:
+        """Draw the subgraphs of ``paths`` open (their inner nodes in place), the rest closed."""
+        self.opened = paths
+        self.topology = expand_all(self.base, paths)
+        names = self.topology.names
+        chosen = self.selected
+        if chosen is not None and chosen not in names:  # opened: its first inner node
+            inner = [n for n in names if n.startswith(chosen + PATH_SEP)]
+            self.selected = inner[0] if inner else chosen.split(PATH_SEP, 1)[0]
+        self._layout()
+
+    def action_toggle_subgraph(self) -> None:
+        """Open the selected subgraph node, or close the subgraph the selection is in."""
+        name = self.selected
+        if name is None:
+            return
+        if PATH_SEP in name:
+            frame = name.rsplit(PATH_SEP, 1)[0]
+            self.open_subgraphs(
+                frozenset(
+                    p for p in self.opened if p != frame and not p.startswith(frame + PATH_SEP)
+                )
+            )
+            self.selected = frame
+        elif name in expandable(self.topology):
+            self.open_subgraphs(self.opened | {name})
+        else:
+            self.notify(f"{name} runs no subgraph", severity="warning")
 
     # -- drawing ---------------------------------------------------------------------------
 
     def _layout(self) -> None:
+        if not self.is_mounted:
+            return
         width = max(8, self.scrollable_content_region.width)
         height = max(3, self.scrollable_content_region.height - _FOOTER_ROWS)
         self.drawing = draw(self.topology, width=width, height=height)
+        if self.drawing.mode == "list":  # paint puts its marks before the list's lines
+            self.drawing = draw(self.topology, width=width - LIST_GUTTER, height=height)
         self._repaint()
 
     def _repaint(self) -> None:
@@ -116,6 +172,10 @@ class GraphPane(VerticalScroll, can_focus=True):
             marks = [w for w, on in (("before", state.before), ("after", state.after)) if on]
             if marks:
                 text.append(f" · ● {' & '.join(marks)}")
+            if name in expandable(self.topology):
+                text.append(" · o opens it", style="dim")
+            elif PATH_SEP in name:
+                text.append(" · o closes " + name.rsplit(PATH_SEP, 1)[0], style="dim")
             text.append("\n")
         text.append(LEGEND, style="dim")
         drawing = self.drawing

@@ -71,13 +71,15 @@ class HistoryPane(OptionList):
             )
             here = None
             ran = {e.index: e.ran for e in entries}
-            options = []
-            for position, (row, node) in enumerate(tree.display()):
+            inner = {e.index: e.subgraph_steps for e in entries if e.subgraph_steps}
+            options: list[Option] = []
+            for row, node in tree.display():
                 took = self.times.get(node.id)
                 line = _line(row.prefix, node, ran.get(node.index, node.ran), cursor_style, took)
-                options.append(Option(line, id=str(node.index)))
                 if node.is_cursor:
-                    here = position
+                    here = len(options)
+                options.append(Option(line, id=str(node.index)))
+                options.extend(_inner_line(row.prefix, text) for text in inner.get(node.index, ()))
             self.set_options(options)  # one layout pass, however long the history
             if here is not None:
                 self.highlighted = here
@@ -135,3 +137,10 @@ def _line(
     if took is not None:  # last: where the pane is narrow, the cursor mark is what counts
         parts.append((f"  {timing_text(took.total)}", "dim italic"))
     return Content.assemble(*parts)
+
+
+def _inner_line(prefix: str, text: str) -> Option:
+    """A checkpoint a subgraph stored during the step after the snapshot above (not a place
+    to go to: disabled)."""
+    indent = " " * len(prefix)
+    return Option(Content.assemble((f"{indent}   \u2514 {text}", "dim italic")), disabled=True)

@@ -173,3 +173,39 @@ def update_state_with_no_values_reruns_a_step(g: EngineAPI) -> Case:
         assert r["after as a"]["next"] == ("b",)
 
     return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def update_state_copy_then_update_a_fan_out(g: EngineAPI) -> Case:
+    class Names(TypedDict):
+        name: Annotated[str, lambda a, b: " > ".join([a, b]) if a else b]
+
+    def one(state: Names) -> Any:
+        return g.Command(goto=[g.Send("two", {})], update={"name": "one"})
+
+    b = g.StateGraph(Names).add_node("one", one).add_node("two", lambda s: {"name": "two"})
+    b.add_node("three", lambda s: {"name": "three"})
+    b.add_edge(g.START, "one").add_edge("one", "two").add_edge("two", "three")
+    graph = b.compile(checkpointer=g.InMemorySaver())
+    up = g.StateUpdate
+
+    def script() -> Script:
+        graph.invoke({"name": "start"}, CFG)
+        ran = list(graph.get_state_history(CFG))
+        start = [up({"name": "start*"}, "__start__")]
+        copy = attempt(lambda: graph.update_state(ran[4].config, start, as_node="__copy__"))
+        yield "copy start", copy
+        yield "resume", attempt(lambda: graph.invoke(None, copy))
+        twos = [up({"name": "2a"}, "two"), up({"name": "2b"}, "two")]
+        copied = attempt(lambda: graph.update_state(ran[2].config, twos, as_node="__copy__"))
+        yield "copy twos", copied
+        yield "after", snap(graph, copied)
+        yield "bad item", attempt(lambda: graph.update_state(ran[2].config, [1], "__copy__"))
+        yield "history", history(graph)
+
+    def spec(r: Rec) -> None:
+        assert r["resume"]["name"] == "start* > one > two > two > three"
+        assert [t["result"] for t in r["after"]["tasks"]] == [None]
+        assert r["bad item"].name == "InvalidUpdateError"
+
+    return Case(graph, script=script, spec=spec)

@@ -191,3 +191,44 @@ def error_handler_that_crashed_runs_again_on_resume(g: EngineAPI) -> Case:
         assert r["calls"] == ["bad", "handler", "handler"]
 
     return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def invalid_answer_does_not_cancel_an_answered_sibling(g: EngineAPI) -> Case:
+    import asyncio
+
+    from .checkpoint_response import Decision
+
+    sent: list[str] = []
+
+    async def send(state: S) -> dict[str, Any]:
+        g.interrupt("send?", response_schema=Decision)
+        sent.append("email")
+        await asyncio.sleep(0.05)
+        return {"log": ["sent"]}
+
+    async def check(state: S) -> dict[str, Any]:
+        g.interrupt("check?", response_schema=Decision)
+        return {"log": ["checked"]}
+
+    b = g.StateGraph(S).add_node("send", send).add_node("check", check)
+    b.add_edge(g.START, "send").add_edge(g.START, "check")
+    graph = b.compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        sent.clear()
+        cfg = thread("t1")
+        yield "ask", attempt(lambda: asyncio.run(graph.ainvoke({"log": []}, cfg)))
+        ids = {i.value: i.id for i in graph.get_state(cfg).interrupts}
+        answers = {ids["send?"]: {"approved": True}, ids["check?"]: {"approved": "nope"}}
+        yield "bad", attempt(lambda: asyncio.run(graph.ainvoke(g.Command(resume=answers), cfg)))
+        yield "pending", [i.value for i in graph.get_state(cfg).interrupts]
+        yield "sent", list(sent)
+        good = {ids["check?"]: {"approved": True}}
+        yield "good", attempt(lambda: asyncio.run(graph.ainvoke(g.Command(resume=good), cfg)))
+        yield "sent after", list(sent)
+
+    def spec(r: Rec) -> None:
+        assert r["pending"] == ["check?"] and r["sent after"] == ["email"]
+
+    return Case(graph, script=script, spec=spec)

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from sgdebug.sample_graphs._engines import EngineAPI
 
 from ..harness import Case, Raised, attempt, drop_timestamp, say
-from .checkpoint import CFG, Rec, S, Script, chain, ckpt, events, thread
+from .checkpoint import CFG, Rec, S, Script, chain, ckpt, events, history, thread
 
 
 class P(BaseModel):
@@ -183,5 +183,95 @@ def a_failing_task_result_is_streamed_before_its_error(g: EngineAPI) -> Case:
         assert r["tasks"][-1] == Raised("ValueError", "boom")
         kinds = [e[1]["type"] for e in r["debug"][:-1] if e[0] == "debug"]
         assert kinds[-2:] == ["task", "task_result"]
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def a_task_writing_a_key_twice_shows_its_writes(g: EngineAPI) -> Case:
+    def twice(state: Any) -> Any:
+        return [g.Command(update={"log": ["one.0"]}), g.Command(update={"log": ["one.1"]})]
+
+    b = g.StateGraph(S).add_node("twice", twice).add_node("b", say("b"))
+    b.add_edge(g.START, "twice").add_edge("twice", "b")
+    graph = b.compile(checkpointer=g.InMemorySaver(), interrupt_after=["twice"])
+
+    def script() -> Script:
+        modes = ["tasks", "checkpoints", "debug"]
+        yield "run", events(lambda: graph.stream({"x": 1}, CFG, stream_mode=modes))
+        yield "history", history(graph)
+        yield "resume", events(lambda: graph.stream(None, CFG, stream_mode=modes))
+
+    def spec(r: Rec) -> None:
+        results = [e[1] for e in r["run"] if e[0] == "tasks" and "result" in e[1]]
+        assert results[0]["result"] == {"log": {"$writes": [["one.0"], ["one.1"]]}}
+
+    return Case(graph, script=script, spec=spec)
+
+
+async def _root_events(graph: Any, *args: Any, **kwargs: Any) -> list[Any]:
+    """The graph run's own ``astream_events`` (v2) events: event, name, data, run id given.
+
+    Only root events are compared: sgdebug does not emit its nodes' events yet."""
+    out: list[Any] = []
+    async for event in graph.astream_events(*args, version="v2", **kwargs):
+        if not event["parent_ids"]:
+            out.append((event["event"], event["name"], event["data"], event["run_id"]))
+    return out
+
+
+@ckpt
+def astream_events_of_the_graph_run_and_graph_pipes(g: EngineAPI) -> Case:
+    from uuid import UUID
+
+    from langchain_core.runnables import RunnableLambda, RunnablePassthrough
+
+    graph = chain(g, interrupt_before=["c"])
+    run_id = {"run_id": UUID(int=7)}
+
+    def script() -> Script:
+        yield "events", attempt(lambda: asyncio.run(_root_events(graph, {"x": 1}, CFG)))
+        values = {**thread("v"), **run_id}
+        yield (
+            "values",
+            attempt(
+                lambda: asyncio.run(_root_events(graph, {"x": 2}, values, stream_mode="values"))
+            ),
+        )
+        piped = graph | RunnablePassthrough()
+        yield "pipe invoke", attempt(lambda: piped.invoke({"x": 3}, thread("p")))
+        yield "pipe stream", attempt(lambda: list(piped.stream({"x": 4}, thread("q"))))
+        upper = graph | RunnableLambda(lambda s: s["log"])
+        yield "pipe ainvoke", attempt(lambda: asyncio.run(upper.ainvoke({"x": 5}, thread("r"))))
+
+    def spec(r: Rec) -> None:
+        kinds = [e[0] for e in r["events"]]
+        assert kinds[0] == "on_chain_start" and kinds[-1] == "on_chain_end"
+        assert r["events"][-1][2] == {"output": {"x": 1, "log": ["a", "b"]}}
+        assert r["values"][0][3] == r["values"][-1][3]  # the given run id (normalised)
+        assert r["pipe ainvoke"] == ["a", "b"]
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def root_state_task_results_in_tasks_and_history(g: EngineAPI) -> Case:
+    import operator
+    from typing import Annotated
+
+    def one(state: Any) -> Any:
+        return [g.Command(update="a1"), g.Command(update="a2")]
+
+    b = g.StateGraph(Annotated[str, operator.add]).add_node("one", one)
+    b.add_node("two", lambda s: "b").add_edge(g.START, "one").add_edge("one", "two")
+    graph = b.compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        yield "tasks", events(lambda: graph.stream("", CFG, stream_mode="tasks"))
+        yield "history", history(graph)
+
+    def spec(r: Rec) -> None:
+        results = [t["result"] for h in r["history"] for t in h["tasks"]]
+        assert results == ["b", {"$writes": ["a1", "a2"]}, ""]
 
     return Case(graph, script=script, spec=spec)

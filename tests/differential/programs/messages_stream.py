@@ -14,6 +14,7 @@ from typing import Any
 
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
 
 from sgdebug.sample_graphs._engines import EngineAPI
 
@@ -115,4 +116,21 @@ def push_message_streams_and_writes_messages(g: EngineAPI) -> Case:
         _chat(g, chat, after),
         inputs=({"messages": []},),
         modes=(*MESSAGES, ["messages", "values"]),
+    )
+
+
+@program()
+def messages_mode_model_given_the_node_config(g: EngineAPI) -> Case:
+    async def call_model(state: Any, config: RunnableConfig) -> dict[str, Any]:
+        reply = await _model("foo bar", tags=["meow"]).ainvoke(state["messages"], config)
+        return {"messages": reply}
+
+    def sync_model(state: Any, config: RunnableConfig) -> dict[str, Any]:
+        return {"messages": _model("baz").invoke(state["messages"], config)}
+
+    return Case(
+        _chat(g, call_model, sync_model),
+        inputs=({"messages": "hi"},),
+        modes=MESSAGES,
+        use_async=True,
     )

@@ -12,6 +12,7 @@ from ..harness import Case, err, program, say
 
 if TYPE_CHECKING:
     from langgraph.errors import NodeError
+    from langgraph.types import StreamWriter
 
 
 class S(TypedDict):
@@ -255,3 +256,63 @@ def node_raising_cancelled_error_fails_the_run(g: EngineAPI) -> Case:
         raise asyncio.CancelledError("from the node")
 
     return Case(_chain(g, cancels).compile(), inputs=({"x": ""},), use_async=True)
+
+
+@program()
+def failing_async_node_cancels_its_running_siblings(g: EngineAPI) -> Case:
+    async def bad(state: S) -> dict[str, Any]:
+        raise Flaky("fails at once")
+
+    b = _chain(g, bad).add_node("slow", _sleeper(0.2, "slow")).add_edge(g.START, "slow")
+    return Case(b.compile(), inputs=({"x": ""},), use_async=True, modes=("tasks",))
+
+
+@program()
+def failing_task_is_reported_before_the_error(g: EngineAPI) -> Case:
+    b = _chain(g, _fail("boom")).add_node("ok", say("ok")).add_edge(g.START, "ok")
+    return Case(b.compile(), inputs=({"x": ""},), modes=("tasks", "debug"))
+
+
+@program()
+def send_timeout_replaces_the_node_timeout(g: EngineAPI) -> Case:
+    async def work(arg: Any) -> dict[str, Any]:
+        await asyncio.sleep(arg["sleep"])
+        return {"log": [f"slept {arg['sleep']}"]}
+
+    def fan_out(state: S) -> list[Any]:
+        return [g.Send("work", {"sleep": 0.0}, timeout=0.5),
+                g.Send("work", {"sleep": 0.3}, timeout=0.02)]  # fmt: skip
+
+    b = g.StateGraph(S).add_node("work", work, timeout=5.0, error_handler=_timed_out)
+    b.add_conditional_edges(g.START, fan_out)
+    return Case(b.compile(), inputs=({"x": ""},), use_async=True, unordered=True)
+
+
+@program()
+def timeout_idle_refreshed_by_stream_writes_unless_heartbeat_only(g: EngineAPI) -> Case:
+    types, _ = _names(g)
+
+    async def chatty(state: S, writer: StreamWriter) -> dict[str, Any]:
+        for i in range(5):
+            await asyncio.sleep(0.06)
+            writer(f"chunk {i}")
+        return {"log": ["done talking"]}
+
+    auto = types.TimeoutPolicy(idle_timeout=0.2)
+    beats = types.TimeoutPolicy(idle_timeout=0.2, refresh_on="heartbeat")
+    b = g.StateGraph(S).add_node("auto", chatty, timeout=auto, error_handler=_timed_out)
+    b.add_node("beats", chatty, timeout=beats, error_handler=_timed_out)
+    b.add_edge(g.START, "auto").add_edge(g.START, "beats")
+    return Case(b.compile(), inputs=({"x": ""},), use_async=True, unordered=True)
+
+
+@program()
+def error_handler_leaves_a_command_for_the_parent_alone(g: EngineAPI) -> Case:
+    def inner(state: S) -> Any:
+        return g.Command(graph=g.Command.PARENT, update={"x": "from inner"}, goto="after")
+
+    sub = g.StateGraph(S).add_node("inner", inner).add_edge(g.START, "inner").compile()
+    b = g.StateGraph(S).add_node("child", sub, error_handler=_handler("parent"))
+    b.add_node("after", say("after")).add_edge(g.START, "child")
+    return Case(b.compile(), inputs=({"x": ""},),
+                expect=({"x": "from inner", "log": ["after"]},))  # fmt: skip

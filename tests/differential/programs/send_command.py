@@ -249,3 +249,15 @@ def command_with_destinations_and_static_edge(g: EngineAPI) -> Case:
     b.add_node("b", say("b")).add_node("c", say("c")).add_node("d", say("d"))
     b.add_edge(g.START, "a").add_edge("a", "d")
     return Case(draw=True, graph=b.compile(), inputs=({"x": 0}, {"x": 1}))
+
+
+@program()
+def root_state_node_returning_several_commands(g: EngineAPI) -> Case:
+    def node_a(state: Any) -> Any:
+        return [g.Command(update="a1"), g.Command(update="a2")]
+
+    def node_b(state: Any) -> str:
+        return "b"
+
+    b = g.StateGraph(Annotated[str, operator.add]).add_sequence([node_a, node_b])
+    return Case(b.add_edge(g.START, "node_a").compile(), inputs=("",))

@@ -1,0 +1,239 @@
+"""Frames: which graph's state the views show when the run stands inside a subgraph.
+
+When a pending task runs a subgraph that has started (it stopped at an ``interrupt()``
+inside), the run stands in a chain of frames: the parent graph, the subgraph, a subgraph of
+that one... :func:`frame_chain` reads the chain from the pending tasks (each level's own
+``StateSnapshot``). :class:`FrameCursor` is the session's choice among them: the innermost
+frame when the run stops, ``up`` and ``down`` to move; the channel table, the pending tasks
+and the diff then show the chosen frame's state, under a breadcrumb (``parent``, then each
+subgraph, joined by :data:`BREADCRUMB_SEP`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
+
+from sgdebug.debugger.results import Outcome, TaskInfo
+from sgdebug.runtime import StateSnapshot
+
+if TYPE_CHECKING:
+    from sgdebug.debugger.core import SessionCore
+    from sgdebug.inspect import ChannelRow, GraphModel, TaskRow
+
+__all__ = [
+    "BREADCRUMB_SEP",
+    "ROOT",
+    "FrameCursor",
+    "SubgraphFrame",
+    "SubgraphHistory",
+    "SubgraphStep",
+    "subgraph_lines",
+    "breadcrumb",
+    "frame_chain",
+    "frame_rows",
+]
+
+ROOT: Final = "parent"
+"""How the breadcrumb names the root graph's frame."""
+BREADCRUMB_SEP: Final = " \u203a "
+"""Joins the breadcrumb's levels (a single right-pointing angle quotation mark)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SubgraphFrame:
+    """One subgraph the run stands inside."""
+
+    path: tuple[str, ...]
+    """The nodes from the root graph down to the one running this subgraph (``("research",)``)."""
+    snapshot: StateSnapshot
+    """The subgraph's own snapshot: its values, next nodes, tasks, interrupts and config (the
+    config ``update_state`` takes to edit it)."""
+    graph: Any
+    """The compiled subgraph (``None`` when it could not be found in its parent's builder)."""
+
+    @property
+    def name(self) -> str:
+        return self.path[-1]
+
+
+def frame_chain(root: Any, tasks: Sequence[TaskInfo]) -> tuple[SubgraphFrame, ...]:
+    """The subgraphs the pending ``tasks`` stand in, outermost first (``()``: none)."""
+    task = next((t for t in tasks if isinstance(t.subgraph, StateSnapshot)), None)
+    if task is None or task.subgraph is None:
+        return ()
+    chain = [SubgraphFrame((task.name,), task.subgraph, _subgraph_of(root, task.name))]
+    while True:
+        here = chain[-1]
+        inner = next((t for t in here.snapshot.tasks if isinstance(t.state, StateSnapshot)), None)
+        if inner is None or not _started(inner.state):
+            return tuple(chain)
+        graph = _subgraph_of(here.graph, inner.name)
+        chain.append(SubgraphFrame((*here.path, inner.name), inner.state, graph))
+
+
+def breadcrumb(path: Sequence[str]) -> str:
+    """``parent`` and ``research`` joined by :data:`BREADCRUMB_SEP` for ``("research",)``."""
+    return BREADCRUMB_SEP.join((ROOT, *path))
+
+
+def _started(snap: Any) -> bool:
+    configurable = (getattr(snap, "config", None) or {}).get("configurable") or {}
+    return bool(configurable.get("checkpoint_id"))
+
+
+def _subgraph_of(graph: Any, node: str) -> Any:
+    builder = getattr(graph, "builder", None)
+    spec = getattr(builder, "nodes", {}).get(node) if builder is not None else None
+    if spec is None:
+        return None
+    action = getattr(spec, "action", None) or getattr(spec, "runnable", None)
+    return action if hasattr(action, "builder") else None
+
+
+def frame_model(frame: SubgraphFrame) -> GraphModel | None:
+    """The graph model of a subgraph frame (for its channel table), when it can be built."""
+    graph = frame.graph
+    if graph is None:
+        return None
+    if type(graph).__module__.startswith("langgraph"):
+        from sgdebug.debugger.engines._lg_model import LangGraphModel
+
+        return LangGraphModel(graph, graph)
+    model: GraphModel = graph
+    return model
+
+
+def frame_rows(frame: SubgraphFrame) -> tuple[tuple[ChannelRow, ...], tuple[TaskRow, ...]]:
+    """The channel table and the pending tasks of a subgraph frame, from its snapshot."""
+    from sgdebug.inspect import snapshot_channel_rows, snapshot_task_rows
+
+    model = frame_model(frame)
+    channels = snapshot_channel_rows(model, frame.snapshot) if model is not None else ()
+    return channels, snapshot_task_rows(frame.snapshot)
+
+
+@dataclass(frozen=True, slots=True)
+class SubgraphStep:
+    """One checkpoint a subgraph stored, and the parent checkpoint whose step ran it."""
+
+    frame: tuple[str, ...]
+    """The nodes down to the subgraph (``("research",)``)."""
+    parent_checkpoint: str
+    """The root graph's checkpoint whose pending step runs the subgraph."""
+    step: int
+    """The subgraph's own step number."""
+    source: str
+    """``input``, ``loop`` or ``update`` (an edit in the subgraph's frame)."""
+    ran: tuple[str, ...]
+    """The subgraph's nodes whose writes made it (``loop``)."""
+    waiting: tuple[str, ...]
+    """The subgraph's nodes that run next from it."""
+
+    def describe(self) -> str:
+        """``research step 1 ran gather → summarize``."""
+        ran = f" ran {', '.join(self.ran)}" if self.ran else ""
+        nxt = f" \u2192 {', '.join(self.waiting)}" if self.waiting else ""
+        return f"{'/'.join(self.frame)} step {self.step} {self.source}{ran}{nxt}"
+
+
+@runtime_checkable
+class SubgraphHistory(Protocol):
+    """An engine that reads the checkpoints its subgraphs stored."""
+
+    def subgraph_steps(self) -> tuple[SubgraphStep, ...]:
+        """Every subgraph checkpoint of the session's thread, oldest first per subgraph."""
+        ...
+
+
+def subgraph_lines(engine: Any) -> dict[str, tuple[str, ...]]:
+    """Root checkpoint id -> one line per subgraph checkpoint its step stored (for the
+    history tree, under that checkpoint); empty on an engine that cannot read them."""
+    if not isinstance(engine, SubgraphHistory):
+        return {}
+    found: dict[str, list[str]] = {}
+    for step in engine.subgraph_steps():
+        if step.source == "input" or step.ran == ("__start__",):
+            continue  # the subgraph taking its input: nothing of the user's ran
+        found.setdefault(step.parent_checkpoint, []).append(step.describe())
+    return {key: tuple(lines) for key, lines in found.items()}
+
+
+class FrameCursor:
+    """The frame the views show: how many levels up from the innermost one the user moved."""
+
+    def __init__(self, core: SessionCore) -> None:
+        self.core = core
+        self._lock = threading.Lock()
+        self._up = 0
+        """Levels above the innermost frame (0: the innermost)."""
+        self._at: tuple[str | None, int] = (None, 0)
+        """Where the run stood when ``_up`` was chosen; a move elsewhere resets it."""
+
+    def chain(self) -> tuple[SubgraphFrame, ...]:
+        """The subgraph frames the run stands in now."""
+        core = self.core
+        if not core.started:
+            return ()
+        return frame_chain(core.engine.model, core.engine.tasks())
+
+    def selected(self, chain: Sequence[SubgraphFrame]) -> SubgraphFrame | None:
+        """The chosen frame of ``chain`` (``None``: the root graph's)."""
+        self._reset_if_moved()
+        level = len(chain) - min(self._up, len(chain))
+        return chain[level - 1] if level > 0 else None
+
+    def shown(self, outcome: Outcome) -> Outcome:
+        """A ``state`` or ``tasks`` answer for the shown frame: the subgraph's values or
+        tasks when a subgraph frame is shown (``outcome`` as it is otherwise)."""
+        if not outcome.ok:
+            return outcome
+        chosen = self.selected(self.chain())
+        if chosen is None:
+            return outcome
+        snap = chosen.snapshot
+        where = f"In frame {breadcrumb(chosen.path)} (`up` shows the parent's)."
+        if outcome.command == "tasks":
+            from sgdebug.debugger.runinfo import pregel_task_info
+
+            tasks = tuple(pregel_task_info(t) for t in snap.tasks)
+            return replace(outcome, value=tasks, message=where)
+        return replace(outcome, value=snap.values, message=where)
+
+    def up(self) -> Outcome:
+        """Show the frame of the graph that runs the current one."""
+        return self._move("up", 1)
+
+    def down(self) -> Outcome:
+        """Show the frame of the subgraph the current one is running."""
+        return self._move("down", -1)
+
+    def _move(self, verb: str, delta: int) -> Outcome:
+        with self.core.lock:
+            chain = self.chain()
+            status = self.core.status
+            if not chain:
+                return Outcome(verb, False, status, f"{verb}: the run is not inside a subgraph")
+            self._reset_if_moved()
+            wanted = self._up + delta
+            if wanted > len(chain):
+                return Outcome(verb, False, status, f"{verb}: already at the parent graph's frame")
+            if wanted < 0:
+                inner = breadcrumb(chain[-1].path)
+                return Outcome(
+                    verb, False, status, f"{verb}: already at the innermost frame ({inner})"
+                )
+            with self._lock:
+                self._up = wanted
+            chosen = self.selected(chain)
+            where = breadcrumb(chosen.path if chosen is not None else ())
+            return Outcome(verb, True, status, f"Frame: {where}", value=chosen)
+
+    def _reset_if_moved(self) -> None:
+        engine = self.core.engine
+        here = (engine.checkpoint_id, engine.step)
+        with self._lock:
+            if here != self._at:
+                self._at, self._up = here, 0

@@ -1,0 +1,109 @@
+"""Subgraphs in the session: node paths (``research/summarize``) where a node name goes.
+
+A verb that takes a node (``break``, ``tbreak``, ``until``) or a channel (``watch``) takes a
+path into a subgraph too. :func:`node_refusal` checks one against the graph's topology (an
+unknown path names what exists) and against the engine: stopping inside a subgraph is the
+``subgraph`` feature of :class:`~sgdebug.debugger.results.Capabilities`, and an engine
+without it refuses the path with its reason instead of taking a breakpoint that would never
+fire.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+from sgdebug.debugger.breakpoints import ANY_NODE
+from sgdebug.inspect.node_paths import PATH_SEP, check_path, join_path, split_path, subgraph_at
+
+if TYPE_CHECKING:
+    from sgdebug.debugger.core import SessionCore
+    from sgdebug.debugger.results import TaskInfo
+
+__all__ = [
+    "LANGGRAPH_SUBGRAPH",
+    "NATIVE_SUBGRAPH",
+    "SUBGRAPH",
+    "channel_refusal",
+    "inner_statuses",
+    "is_path",
+    "node_refusal",
+]
+
+SUBGRAPH: Final = "subgraph"
+"""The capability of stopping inside a subgraph (before/after its nodes, ``until``, ``step``
+into it, watches on its channels)."""
+LANGGRAPH_SUBGRAPH: Final = (
+    "LangGraph runs a subgraph inside one task of the parent's superstep and stops in it only "
+    "at an interrupt() there (then the tasks pane shows the subgraph's state)"
+)
+NATIVE_SUBGRAPH: Final = (
+    "the debugger stops inside a subgraph only at an interrupt() there (then the panes show "
+    "its frame); breakpoints, until and step on a subgraph's nodes are not built yet"
+)
+
+
+def is_path(name: str) -> bool:
+    """Whether ``name`` goes into a subgraph (``research/summarize``)."""
+    return PATH_SEP in name
+
+
+def node_refusal(core: SessionCore, node: str) -> str | None:
+    """Why ``node`` (a name, a path, or ``*``) cannot be a breakpoint's or ``until``'s node
+    (``None``: it can)."""
+    if node == ANY_NODE:
+        return None
+    if not is_path(node):
+        if node in core.node_names:
+            return None
+        return f"no node named {node!r} (nodes: {', '.join(core.node_names)})"
+    if problem := check_path(core.topology, node):
+        return problem
+    return _engine_refusal(core, node)
+
+
+def channel_refusal(core: SessionCore, channel: str) -> str | None:
+    """Why ``channel`` (a state key, or ``SUBGRAPH/key``) cannot be watched (``None``: it can)."""
+    if not is_path(channel):
+        if channel in core.channel_names:
+            return None
+        keys = ", ".join(core.channel_names)
+        return f"no channel named {channel!r} (channels: {keys})"
+    *frame, _key = split_path(channel)
+    where = PATH_SEP.join(frame)
+    if problem := check_path(core.topology, where):
+        return problem
+    if subgraph_at(core.topology, frame) is None:
+        return f"{where!r} runs no subgraph, so {channel!r} names no channel"
+    return _engine_refusal(core, channel)
+
+
+def _engine_refusal(core: SessionCore, name: str) -> str | None:
+    capabilities = core.engine.capabilities
+    reason = capabilities.why_not(SUBGRAPH)
+    if reason is None:
+        return None
+    engine = capabilities.engine
+    return f"{name!r} is inside a subgraph: not available on the {engine} engine: {reason}"
+
+
+InnerStatus = Literal["pending", "error"]
+
+
+def inner_statuses(tasks: Sequence[TaskInfo]) -> tuple[tuple[str, InnerStatus], ...]:
+    """``(path, status)`` of the nodes waiting inside the subgraphs the pending ``tasks``
+    stand in (a task's :attr:`~TaskInfo.subgraph` snapshot, at any depth): what the graph
+    view marks on the inner nodes while the run is inside."""
+    found: dict[str, InnerStatus] = {}
+    for task in tasks:
+        if task.subgraph is not None:
+            found.update(_waiting((task.name,), task.subgraph))
+    return tuple(found.items())
+
+
+def _waiting(frame: tuple[str, ...], snap: Any) -> Iterator[tuple[str, InnerStatus]]:
+    for inner in getattr(snap, "tasks", ()) or ():
+        path = (*frame, inner.name)
+        yield join_path(path), "error" if inner.error else "pending"
+        if inner.state is not None and hasattr(inner.state, "tasks"):
+            yield from _waiting(path, inner.state)

@@ -1,0 +1,35 @@
+"""Checkpoint programs: the ``checkpoints`` / ``debug`` stream of a graph running subgraphs.
+
+A pending task whose node runs a subgraph (the node itself, or a graph its function
+calls; not one compiled with ``checkpointer=False``) carries the config of that
+subgraph's checkpoints as its ``state``. Only the root's events are streamed here
+(``subgraphs=False``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sgdebug.sample_graphs._engines import EngineAPI
+
+from ..harness import Case, say
+from .checkpoint import S, Script, ckpt, events, thread
+
+
+@ckpt
+def checkpoint_stream_names_the_subgraph_of_each_task(g: EngineAPI) -> Case:
+    child = g.StateGraph(S).add_node("s1", say("s1")).add_edge(g.START, "s1").compile()
+    hidden = g.StateGraph(S).add_node("h1", say("h1")).add_edge(g.START, "h1")
+    hidden = hidden.compile(checkpointer=False)
+    b = g.StateGraph(S).add_node("sub", child).add_node("call", lambda s: child.invoke(s))
+    b.add_node("nosub", hidden).add_node("plain", say("plain"))
+    b.add_edge(g.START, "sub").add_edge("sub", "call").add_edge("call", "nosub")
+    b.add_edge("nosub", "plain")
+    graph = b.compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        for i, mode in enumerate(("checkpoints", "debug", ["checkpoints", "updates"])):
+            call: Any = lambda: graph.stream({"log": []}, thread(f"t{i}"), stream_mode=mode)  # noqa: E731, B023
+            yield f"stream {mode}", events(call)
+
+    return Case(graph, script=script)

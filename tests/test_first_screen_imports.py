@@ -1,0 +1,54 @@
+"""What the first screen of a demo imports, measured in a fresh subprocess: only what it
+shows. (How fast it appears is a goal of ``benchmarks/startup.py``, not a test.)"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+# The chatbot demo as `sgdebug demo chatbot` opens it (a session in memory), its first
+# frame built, then one step (the input's messages merged) and its frame.
+CHATBOT_SESSION = """
+import json, sys
+from sgdebug.debugger import Session, Target
+from sgdebug.debugger.frame import FrameBuilder
+from sgdebug.sample_graphs import chatbot
+session = Session(Target(chatbot.graph, {}, "chatbot"), input=chatbot.EXAMPLE_INPUT)
+session.restart(chatbot.EXAMPLE_INPUT)
+first = FrameBuilder(session).build()
+before = "langchain_core" in sys.modules
+session.step()
+after = FrameBuilder(session).build()
+messages = next(r for r in after.channels if r.name == "messages")
+print(json.dumps({"before": before, "after": "langchain_core" in sys.modules,
+                  "first": [r.name for r in first.channels],
+                  "classes": [type(m).__name__ for m in messages.value]}))
+"""
+
+
+def _run(code: str) -> dict[str, object]:
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    found: dict[str, object] = json.loads(result.stdout.strip().splitlines()[-1])
+    return found
+
+
+def test_the_chatbot_imports_langchain_core_when_a_step_first_merges_messages() -> None:
+    found = _run(CHATBOT_SESSION)
+
+    assert found["first"] == ["messages"]
+    assert found["before"] is False, "the first frame (no message yet) imported langchain_core"
+    assert found["after"] is True
+    assert found["classes"] == ["HumanMessage"]
