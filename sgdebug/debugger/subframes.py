@@ -30,6 +30,7 @@ __all__ = [
     "SubgraphFrame",
     "SubgraphHistory",
     "SubgraphStep",
+    "read_subgraph_steps",
     "subgraph_lines",
     "breadcrumb",
     "frame_chain",
@@ -137,6 +138,36 @@ class SubgraphStep:
         ran = f" ran {', '.join(self.ran)}" if self.ran else ""
         nxt = f" \u2192 {', '.join(self.waiting)}" if self.waiting else ""
         return f"{'/'.join(self.frame)} step {self.step} {self.source}{ran}{nxt}"
+
+
+def read_subgraph_steps(graph: Any, saver: Any, thread_id: str | None) -> tuple[SubgraphStep, ...]:
+    """Every checkpoint the subgraphs of ``thread_id`` stored (each namespace's history, as
+    ``get_state_history`` on the subgraph's config gives it), oldest first per namespace.
+
+    ``saver.list`` on the thread lists every namespace's checkpoints (LangGraph's savers
+    and sgdebug's alike); each one's ``parents`` metadata names the root checkpoint whose
+    step ran it. Either engine's graph and saver will do."""
+    if thread_id is None:
+        return ()
+    namespaces: dict[str, str] = {}
+    for stored in saver.list({"configurable": {"thread_id": thread_id}}):
+        ns = stored.config["configurable"].get("checkpoint_ns", "")
+        parent = ((stored.metadata or {}).get("parents") or {}).get("")
+        if ns and parent:
+            namespaces.setdefault(ns, parent)
+    found: list[SubgraphStep] = []
+    for ns, parent in namespaces.items():
+        config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ns}}
+        frame = tuple(part.split(":", 1)[0] for part in ns.split("|"))
+        before: tuple[str, ...] = ()
+        for snap in reversed(list(graph.get_state_history(config))):
+            meta = snap.metadata or {}
+            source = str(meta.get("source", ""))
+            ran = before if source == "loop" else ()
+            step = int(meta.get("step", -1))
+            found.append(SubgraphStep(frame, parent, step, source, ran, tuple(snap.next)))
+            before = tuple(snap.next)
+    return tuple(found)
 
 
 @runtime_checkable

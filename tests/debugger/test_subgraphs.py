@@ -147,8 +147,11 @@ def test_stopped_inside_the_subgraph_the_views_show_its_frame_and_up_down_move(
     assert values(session)["report"] == "Report on heat pumps: 2 notes, seen from costs"
 
 
-def test_the_history_lists_the_subgraphs_checkpoints_under_the_parent_step() -> None:
-    session = sample("nested", "langgraph")  # (the runtime's saver lists one namespace)
+@on_both
+def test_the_history_lists_the_subgraphs_checkpoints_under_the_parent_step(
+    engine: EngineName,
+) -> None:
+    session = sample("nested", engine)
     run(session, "restart", "continue")
     [entry] = [e for e in current_frame(session).entries if e.subgraph_steps]
     assert entry.index == 2 and entry.ran == ("plan",)

@@ -85,7 +85,10 @@ def test_inside_the_subgraph_the_panes_show_its_frame_and_keys_move_up_and_down(
     drive(sample_session("nested", engine=engine), scenario)
 
 
-def test_the_history_shows_the_subgraphs_checkpoints_under_the_step_that_ran_them() -> None:
+@pytest.mark.parametrize("engine", ["native", "langgraph"])
+def test_the_history_shows_the_subgraphs_checkpoints_under_the_step_that_ran_them(
+    engine: str,
+) -> None:
     async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
         await enter_command(app, pilot, "continue")
         history = app.query_one(HistoryPane)
@@ -104,4 +107,4 @@ def test_the_history_shows_the_subgraphs_checkpoints_under_the_step_that_ran_the
         ]
         assert lines[at + 4].startswith("#3 step 2 loop  ran research")
 
-    drive(sample_session("nested", engine="langgraph"), scenario)
+    drive(sample_session("nested", engine=engine), scenario)
