@@ -21,6 +21,7 @@ from sgdebug.runtime import StateSnapshot
 
 if TYPE_CHECKING:
     from sgdebug.debugger.core import SessionCore
+    from sgdebug.debugger.evaluation import Provider
     from sgdebug.inspect import ChannelRow, GraphModel, TaskRow
 
 __all__ = [
@@ -232,6 +233,23 @@ class FrameCursor:
             tasks = tuple(pregel_task_info(t) for t in snap.tasks)
             return replace(outcome, value=tasks, message=where)
         return replace(outcome, value=snap.values, message=where)
+
+    def providers(self, names: dict[str, Provider]) -> dict[str, Provider]:
+        """The session's expression ``names`` for the shown frame: a subgraph frame's
+        ``state`` is the subgraph's values (a copy), as the ``state`` command shows them."""
+        if "state" not in names:
+            return names
+        root_state = names["state"]
+
+        def state() -> Any:
+            chosen = self.selected(self.chain())
+            if chosen is None:
+                return root_state()
+            from sgdebug.debugger.evaluation import safe_deepcopy
+
+            return safe_deepcopy(chosen.snapshot.values)
+
+        return {**names, "state": state}
 
     def up(self) -> Outcome:
         """Show the frame of the graph that runs the current one."""

@@ -225,3 +225,16 @@ def test_a_graph_without_subgraphs_gets_no_subgraph_emitter() -> None:
 
     assert subgraph_emitter(load("loop").graph) is None
     assert subgraph_emitter(load("nested").graph) is not None
+
+
+@on_both
+def test_print_in_the_subgraph_frame_reads_its_state(engine: EngineName) -> None:
+    session = sample("nested", engine)
+    run(session, "restart", "continue")  # stopped at the interrupt() inside research
+    assert ok(session, "print len(state['notes'])").value == 2
+    assert ok(session, "print notes[1]").value == "gather: what heat pumps cost"
+    assert session.evaluate("topic") == "heat pumps"
+    assert refused(session, "print report").message == "NameError: name 'report' is not defined"
+    ok(session, "up")
+    assert ok(session, "print 'notes' in state").value is False
+    assert ok(session, "print state['topic']").value == "heat pumps"
