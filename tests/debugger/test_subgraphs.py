@@ -238,3 +238,17 @@ def test_print_in_the_subgraph_frame_reads_its_state(engine: EngineName) -> None
     ok(session, "up")
     assert ok(session, "print 'notes' in state").value is False
     assert ok(session, "print state['topic']").value == "heat pumps"
+
+
+@on_both
+def test_open_lists_a_subgraph_nodes_as_paths_or_says_what_is_wrong(engine: EngineName) -> None:
+    session = sample("nested", engine)
+    answer = ok(session, "open research")  # before any run: it needs none
+    assert answer.value == ("research/gather", "research/summarize")
+    assert answer.message.startswith("research runs a subgraph of 2 node(s): gather, summarize")
+    assert refused(session, "open plan").message == (
+        "'plan' runs no subgraph (subgraphs: research)"
+    )
+    assert refused(session, "open nope").message == (
+        "no node named 'nope' (nodes: plan, research, write)"
+    )
