@@ -280,9 +280,17 @@ class SessionCore:
             "error": error,
         }
 
-    def evaluate(self, expr: str, extra: Mapping[str, Any] | None = None) -> Any:
-        """The value of a user expression; raises ``ExpressionError`` (only)."""
-        return self.evaluator.evaluate(expr, self._with_extra(self.providers(), extra or {}))
+    def evaluate(
+        self,
+        expr: str,
+        extra: Mapping[str, Any] | None = None,
+        *,
+        providers: Mapping[str, Provider] | None = None,
+    ) -> Any:
+        """The value of a user expression (over ``providers``, the root graph's names when
+        none are given); raises ``ExpressionError`` (only)."""
+        names = dict(providers) if providers is not None else self.providers()
+        return self.evaluator.evaluate(expr, self._with_extra(names, extra or {}))
 
     def _check_condition(self, expr: str, extra: Mapping[str, Any]) -> bool:
         return self.evaluator.truth(expr, self._with_extra(self.providers(), extra))

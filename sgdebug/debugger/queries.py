@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 from sgdebug.debugger.breakpoints import ANY_NODE, BreakpointError
 from sgdebug.debugger.core import SessionCore
-from sgdebug.debugger.evaluation import ExpressionError, compile_expression, unknown_names
+from sgdebug.debugger.evaluation import (
+    ExpressionError,
+    Provider,
+    compile_expression,
+    unknown_names,
+)
 from sgdebug.debugger.events import BreakpointsChanged
 from sgdebug.debugger.history import SnapshotError, resolve
 from sgdebug.debugger.results import (
@@ -48,14 +54,22 @@ class QueryVerbs:
                 "tasks", tasks, f"step {self.core.engine.step}: {len(tasks)} task(s)"
             )
 
-    def print(self, expr: str, *, whole: bool = False) -> Outcome:
+    def print(
+        self,
+        expr: str,
+        *,
+        whole: bool = False,
+        providers: Mapping[str, Provider] | None = None,
+    ) -> Outcome:
         """The value of a Python expression over ``state``, ``snapshot``, ``tasks``, ``graph``
-        (``whole``: to be printed in full)."""
+        (``whole``: to be printed in full; ``providers``: those names, when not the root
+        graph's)."""
         with self.core.lock:
             if reason := self.core.why_not("print"):
                 return self.core.refuse("print", reason)
             try:
-                return self.core.answer("print", self.core.evaluate(expr), whole=whole)
+                value = self.core.evaluate(expr, providers=providers)
+                return self.core.answer("print", value, whole=whole)
             except ExpressionError as exc:
                 return self.core.refuse("print", str(exc))
 

@@ -203,12 +203,14 @@ class Session:
         self.core.request_pause()
 
     def evaluate(self, expr: str, extra: Mapping[str, Any] | None = None) -> Any:
-        """The value of a user expression; raises ``ExpressionError`` (only)."""
-        return self.core.evaluate(expr, extra)
+        """The value of a user expression (``state``: the shown frame's); raises
+        ``ExpressionError`` (only)."""
+        return self.core.evaluate(expr, extra, providers=self.providers())
 
     def providers(self) -> dict[str, Provider]:
-        """The session names an expression may use, each computed only when used."""
-        return self.core.providers()
+        """The session names an expression may use, each computed only when used
+        (``state``: the values of the frame the views show, a subgraph's inside one)."""
+        return self.frames.providers(self.core.providers())
 
     # -- runs and moving (MotionVerbs) ---------------------------------------------------
 
@@ -292,7 +294,7 @@ class Session:
     def print(self, expr: str, *, whole: bool = False) -> Outcome:
         """The value of a Python expression over ``state``, ``snapshot``, ``tasks``, ``graph``;
         ``whole``: front ends print all of a large value, not an outline of it."""
-        return self._queries.print(expr, whole=whole)
+        return self._queries.print(expr, whole=whole, providers=self.providers())
 
     def history(self) -> Outcome:
         """Every snapshot of the run's thread, oldest first (``value``: ``HistoryEntry`` s)."""

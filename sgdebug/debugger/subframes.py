@@ -21,6 +21,7 @@ from sgdebug.runtime import StateSnapshot
 
 if TYPE_CHECKING:
     from sgdebug.debugger.core import SessionCore
+    from sgdebug.debugger.evaluation import Provider
     from sgdebug.inspect import ChannelRow, GraphModel, TaskRow
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "SubgraphFrame",
     "SubgraphHistory",
     "SubgraphStep",
+    "read_subgraph_steps",
     "subgraph_lines",
     "breadcrumb",
     "frame_chain",
@@ -139,6 +141,36 @@ class SubgraphStep:
         return f"{'/'.join(self.frame)} step {self.step} {self.source}{ran}{nxt}"
 
 
+def read_subgraph_steps(graph: Any, saver: Any, thread_id: str | None) -> tuple[SubgraphStep, ...]:
+    """Every checkpoint the subgraphs of ``thread_id`` stored (each namespace's history, as
+    ``get_state_history`` on the subgraph's config gives it), oldest first per namespace.
+
+    ``saver.list`` on the thread lists every namespace's checkpoints (LangGraph's savers
+    and sgdebug's alike); each one's ``parents`` metadata names the root checkpoint whose
+    step ran it. Either engine's graph and saver will do."""
+    if thread_id is None:
+        return ()
+    namespaces: dict[str, str] = {}
+    for stored in saver.list({"configurable": {"thread_id": thread_id}}):
+        ns = stored.config["configurable"].get("checkpoint_ns", "")
+        parent = ((stored.metadata or {}).get("parents") or {}).get("")
+        if ns and parent:
+            namespaces.setdefault(ns, parent)
+    found: list[SubgraphStep] = []
+    for ns, parent in namespaces.items():
+        config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ns}}
+        frame = tuple(part.split(":", 1)[0] for part in ns.split("|"))
+        before: tuple[str, ...] = ()
+        for snap in reversed(list(graph.get_state_history(config))):
+            meta = snap.metadata or {}
+            source = str(meta.get("source", ""))
+            ran = before if source == "loop" else ()
+            step = int(meta.get("step", -1))
+            found.append(SubgraphStep(frame, parent, step, source, ran, tuple(snap.next)))
+            before = tuple(snap.next)
+    return tuple(found)
+
+
 @runtime_checkable
 class SubgraphHistory(Protocol):
     """An engine that reads the checkpoints its subgraphs stored."""
@@ -201,6 +233,23 @@ class FrameCursor:
             tasks = tuple(pregel_task_info(t) for t in snap.tasks)
             return replace(outcome, value=tasks, message=where)
         return replace(outcome, value=snap.values, message=where)
+
+    def providers(self, names: dict[str, Provider]) -> dict[str, Provider]:
+        """The session's expression ``names`` for the shown frame: a subgraph frame's
+        ``state`` is the subgraph's values (a copy), as the ``state`` command shows them."""
+        if "state" not in names:
+            return names
+        root_state = names["state"]
+
+        def state() -> Any:
+            chosen = self.selected(self.chain())
+            if chosen is None:
+                return root_state()
+            from sgdebug.debugger.evaluation import safe_deepcopy
+
+            return safe_deepcopy(chosen.snapshot.values)
+
+        return {**names, "state": state}
 
     def up(self) -> Outcome:
         """Show the frame of the graph that runs the current one."""

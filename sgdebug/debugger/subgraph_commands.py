@@ -1,12 +1,64 @@
-"""The commands that move between the frames of a run stopped inside a subgraph."""
+"""The commands of subgraphs: ``open`` (a subgraph node's inner nodes; the TUI's graph draws
+it open) and those that move between the frames of a run stopped inside a subgraph."""
 
 from __future__ import annotations
 
-from sgdebug.debugger.command_spec import CommandSpec
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["FRAME_COMMANDS"]
+from sgdebug.debugger.command_spec import CommandSpec
+from sgdebug.debugger.parsing import Arg
+from sgdebug.debugger.results import Outcome
+
+if TYPE_CHECKING:
+    from sgdebug.debugger.session import Session
+
+__all__ = ["FRAME_COMMANDS", "open_subgraph"]
+
+
+def open_subgraph(session: Session, path: str) -> Outcome:
+    """The inner nodes of the subgraph node ``path`` runs (``value``: their paths), or a
+    refusal naming what is wrong with ``path``."""
+    from sgdebug.inspect.node_paths import check_path, join_path, split_path, subgraph_at
+    from sgdebug.inspect.topology import END, START
+
+    core = session.core
+    topo = core.topology
+    wrong = check_path(topo, path)
+    inner = subgraph_at(topo, split_path(path)) if wrong is None else None
+    if wrong is not None:
+        return core.refuse("open", wrong)
+    if inner is None:
+        subs = [p for p in core.node_paths if subgraph_at(topo, split_path(p)) is not None]
+        known = ", ".join(subs) or "none in this graph"
+        return core.refuse("open", f"{path!r} runs no subgraph (subgraphs: {known})")
+    names = [n.name for n in inner.nodes if n.name not in (START, END)]
+    paths = tuple(join_path((path, name)) for name in names)
+    return core.answer("open", paths, f"{path} runs a subgraph of {len(names)} node(s): "
+                       f"{', '.join(names)} (break on them as {paths[0]}, ...)")  # fmt: skip
+
+
+def _open(session: Session, args: Mapping[str, Any]) -> Outcome:
+    return open_subgraph(session, str(args["node"]))
+
 
 FRAME_COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec(
+        name="open",
+        kind="query",
+        needs="nothing",
+        summary="List the nodes of the subgraph a node runs (as paths break and watch take).",
+        help="`open NODE` lists the nodes of the subgraph NODE runs, as paths "
+        "(research/summarize) that break, until and watch take. In the TUI the `o` key "
+        "draws the selected subgraph node open in the graph, its inner nodes in place, "
+        "and on an inner node closes it again.",
+        run=_open,
+        args=(Arg("node", "node"),),
+        key="o",
+        takes="node",
+        label="Open subgraph",
+        key_help="Draw the selected subgraph node open in the graph (again: close it)",
+    ),
     CommandSpec(
         name="up",
         kind="query",

@@ -213,7 +213,7 @@ class PythonRunner:
     def _apply_edits(self, state: TrackedState, namespace: Mapping[str, Any]) -> Outcome | None:
         if namespace.get("state") is not state:
             return None  # ``state`` was rebound: noted, not an edit
-        live = self.session.view().values
+        live = self.session.providers()["state"]()  # the shown frame's (a subgraph's)
         if not isinstance(live, Mapping):
             return None
         removed = [k for k in live if k not in state]

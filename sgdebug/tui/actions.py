@@ -170,6 +170,8 @@ class ActionsMixin(_Base):
             self.request_quit()
         elif item.pane is not None:
             self.focus_pane(item.pane)
+        elif name == "open":  # the key draws the subgraph open (the command lists it)
+            self.query_one(GraphPane).action_toggle_subgraph()
         elif binding_id in ("break", "break_after"):
             self._toggle_break("after" if binding_id == "break_after" else "before")
         elif name == "set":

@@ -147,8 +147,11 @@ def test_stopped_inside_the_subgraph_the_views_show_its_frame_and_up_down_move(
     assert values(session)["report"] == "Report on heat pumps: 2 notes, seen from costs"
 
 
-def test_the_history_lists_the_subgraphs_checkpoints_under_the_parent_step() -> None:
-    session = sample("nested", "langgraph")  # (the runtime's saver lists one namespace)
+@on_both
+def test_the_history_lists_the_subgraphs_checkpoints_under_the_parent_step(
+    engine: EngineName,
+) -> None:
+    session = sample("nested", engine)
     run(session, "restart", "continue")
     [entry] = [e for e in current_frame(session).entries if e.subgraph_steps]
     assert entry.index == 2 and entry.ran == ("plan",)
@@ -222,3 +225,30 @@ def test_a_graph_without_subgraphs_gets_no_subgraph_emitter() -> None:
 
     assert subgraph_emitter(load("loop").graph) is None
     assert subgraph_emitter(load("nested").graph) is not None
+
+
+@on_both
+def test_print_in_the_subgraph_frame_reads_its_state(engine: EngineName) -> None:
+    session = sample("nested", engine)
+    run(session, "restart", "continue")  # stopped at the interrupt() inside research
+    assert ok(session, "print len(state['notes'])").value == 2
+    assert ok(session, "print notes[1]").value == "gather: what heat pumps cost"
+    assert session.evaluate("topic") == "heat pumps"
+    assert refused(session, "print report").message == "NameError: name 'report' is not defined"
+    ok(session, "up")
+    assert ok(session, "print 'notes' in state").value is False
+    assert ok(session, "print state['topic']").value == "heat pumps"
+
+
+@on_both
+def test_open_lists_a_subgraph_nodes_as_paths_or_says_what_is_wrong(engine: EngineName) -> None:
+    session = sample("nested", engine)
+    answer = ok(session, "open research")  # before any run: it needs none
+    assert answer.value == ("research/gather", "research/summarize")
+    assert answer.message.startswith("research runs a subgraph of 2 node(s): gather, summarize")
+    assert refused(session, "open plan").message == (
+        "'plan' runs no subgraph (subgraphs: research)"
+    )
+    assert refused(session, "open nope").message == (
+        "no node named 'nope' (nodes: plan, research, write)"
+    )

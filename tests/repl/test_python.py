@@ -252,3 +252,20 @@ def test_a_channel_changed_in_place_by_its_bare_name_is_an_edit(
 
     assert result.edit is not None and result.edit.ok, result.edit
     assert session.view().values["trail"] == ["a", "typed"]
+
+
+@pytest.mark.parametrize("engine", ["native", "langgraph"])
+def test_python_in_a_subgraph_frame_reads_and_edits_the_subgraphs_state(engine: str) -> None:
+    from tests.debugger.engine_scenarios import sample
+
+    session = sample("nested", engine)  # type: ignore[arg-type]
+    session.restart()
+    session.continue_()  # stopped at the interrupt() inside research
+    runner = PythonRunner(session)
+    assert runner.run("len(state['notes'])").value == 2
+    result = runner.run("state['notes'].append('mine')")
+    assert result.error is None and result.edit is not None and result.edit.ok
+    assert session.state().value["notes"][-1] == "mine"  # the subgraph's own checkpoint
+    assert "notes" not in session.view().values  # the parent's state is untouched
+    session.up()
+    assert runner.run("'notes' in state").value is False

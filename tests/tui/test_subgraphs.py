@@ -44,6 +44,22 @@ def test_o_opens_the_selected_subgraph_in_place_and_closes_it_again() -> None:
     drive(sample_session("nested"), scenario)
 
 
+def test_the_o_key_is_a_registry_key_on_the_help_screen_and_works_from_any_pane() -> None:
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        assert ("o", "Draw the selected subgraph node open in the graph (again: close it)") in (
+            list(app.keys_help())
+        )
+        await select_node(app, pilot, "research")
+        app.query_one(ChannelsPane).focus()
+        await press(app, pilot, "o")  # the app's binding: the graph's selection opens
+        assert set(INNER) <= set(drawn_names(app))
+        app.set_keymap({"open": "O"})
+        await press(app, pilot, "O")  # remapped like every key (the binding id is "open")
+        assert "research" in drawn_names(app)
+
+    drive(sample_session("nested"), scenario)
+
+
 def test_a_run_stopped_inside_the_subgraph_opens_it_with_the_inner_node_marked() -> None:
     async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
         await enter_command(app, pilot, "continue")
@@ -85,7 +101,10 @@ def test_inside_the_subgraph_the_panes_show_its_frame_and_keys_move_up_and_down(
     drive(sample_session("nested", engine=engine), scenario)
 
 
-def test_the_history_shows_the_subgraphs_checkpoints_under_the_step_that_ran_them() -> None:
+@pytest.mark.parametrize("engine", ["native", "langgraph"])
+def test_the_history_shows_the_subgraphs_checkpoints_under_the_step_that_ran_them(
+    engine: str,
+) -> None:
     async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
         await enter_command(app, pilot, "continue")
         history = app.query_one(HistoryPane)
@@ -104,4 +123,4 @@ def test_the_history_shows_the_subgraphs_checkpoints_under_the_step_that_ran_the
         ]
         assert lines[at + 4].startswith("#3 step 2 loop  ran research")
 
-    drive(sample_session("nested", engine="langgraph"), scenario)
+    drive(sample_session("nested", engine=engine), scenario)

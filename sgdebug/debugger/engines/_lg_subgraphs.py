@@ -22,7 +22,7 @@ from typing import Any
 from sgdebug.debugger.engine import Observer
 from sgdebug.debugger.engines import _lg_convert as convert
 from sgdebug.debugger.results import TaskInfo
-from sgdebug.debugger.subframes import SubgraphStep
+from sgdebug.debugger.subframes import SubgraphStep, read_subgraph_steps
 from sgdebug.debugger.subgraphs import LANGGRAPH_SUBGRAPH, SUBGRAPH
 from sgdebug.runtime import StateSnapshot
 
@@ -130,26 +130,5 @@ def _started(state: StateSnapshot) -> bool:
 
 
 def subgraph_steps(graph: Any, saver: Any, thread_id: str | None) -> tuple[SubgraphStep, ...]:
-    """Every checkpoint the subgraphs of ``thread_id`` stored (each namespace's history, as
-    ``get_state_history`` on the subgraph's config gives it), oldest first per namespace."""
-    if thread_id is None:
-        return ()
-    namespaces: dict[str, str] = {}
-    for stored in saver.list({"configurable": {"thread_id": thread_id}}):
-        ns = stored.config["configurable"].get("checkpoint_ns", "")
-        parent = ((stored.metadata or {}).get("parents") or {}).get("")
-        if ns and parent:
-            namespaces.setdefault(ns, parent)
-    found: list[SubgraphStep] = []
-    for ns, parent in namespaces.items():
-        config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ns}}
-        frame = tuple(part.split(":", 1)[0] for part in ns.split("|"))
-        before: tuple[str, ...] = ()
-        for snap in reversed(list(graph.get_state_history(config))):
-            meta = snap.metadata or {}
-            source = str(meta.get("source", ""))
-            ran = before if source == "loop" else ()
-            step = int(meta.get("step", -1))
-            found.append(SubgraphStep(frame, parent, step, source, ran, tuple(snap.next)))
-            before = tuple(snap.next)
-    return tuple(found)
+    """Every checkpoint the subgraphs of ``thread_id`` stored (see :func:`read_subgraph_steps`)."""
+    return read_subgraph_steps(graph, saver, thread_id)

@@ -30,6 +30,7 @@ from sgdebug.debugger.runinfo import (
     pregel_task_info,
     task_info,
 )
+from sgdebug.debugger.subframes import SubgraphStep, read_subgraph_steps
 from sgdebug.debugger.subgraphs import NATIVE_SUBGRAPH, SUBGRAPH
 from sgdebug.inspect import ChannelRow, LastChange, channel_rows, snapshot_channel_rows
 from sgdebug.runtime import (
@@ -170,6 +171,9 @@ class NativeEngine:
 
     def edit_frame(self, config: Mapping[str, Any], writes: Sequence[tuple[str, Any]]) -> None:
         inner.edit_frame(self.compiled, config, writes)
+
+    def subgraph_steps(self) -> tuple[SubgraphStep, ...]:
+        return read_subgraph_steps(self.compiled, self.compiled.checkpointer, self.thread_id)
 
     def interrupts(self) -> tuple[Interrupt, ...]:
         if self.run is not None:

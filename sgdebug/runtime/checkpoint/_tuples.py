@@ -5,8 +5,9 @@ A :class:`CheckpointTuple` has LangGraph's shape: the config naming the checkpoi
 checkpoint itself as a dict (``v``, ``id``, ``ts``, ``channel_values``, ``channel_versions``,
 ``versions_seen``, ``updated_channels``), its metadata, its parent's config and the writes
 pending on it as ``(task_id, channel, value)``. Channel versions are sgdebug's own
-(integers), not LangGraph's version strings. Only the root namespace (``checkpoint_ns``
-``""``) is stored by sgdebug's savers today; a config naming another one finds nothing.
+(integers), not LangGraph's version strings. A config naming a ``checkpoint_ns`` reads
+that namespace's checkpoints (``""`` the root graph's); one naming none lists the root's
+and then every subgraph's, as LangGraph's in-memory saver does.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from sgdebug.runtime.checkpoint._keys import split_thread_key, thread_key
 from sgdebug.runtime.checkpoint._load import as_langgraph_reads, load_value
 
 if TYPE_CHECKING:
@@ -45,8 +47,9 @@ def _configurable(config: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return (config or {}).get("configurable") or {}
 
 
-def _config(thread_id: str, checkpoint_id: str) -> dict[str, Any]:
-    ids = {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": checkpoint_id}
+def _config(key: str, checkpoint_id: str) -> dict[str, Any]:
+    thread_id, ns = split_thread_key(key)
+    ids = {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": checkpoint_id}
     return {"configurable": ids}
 
 
@@ -74,8 +77,15 @@ def _tuple(saver: BaseCheckpointSaver, record: CheckpointRecord) -> CheckpointTu
     )
 
 
-def _root_namespace(configurable: Mapping[str, Any]) -> bool:
-    return bool(configurable.get("checkpoint_ns", "") == "")
+def _keys(saver: BaseCheckpointSaver, configurable: Mapping[str, Any]) -> list[str]:
+    """The saver's keys ``configurable`` reads: its namespace of its thread, or (naming no
+    namespace) the thread's root and then its subgraphs'; every thread's without one."""
+    thread_id = configurable.get("thread_id")
+    ns = configurable.get("checkpoint_ns")
+    if thread_id is not None and ns is not None:
+        return [thread_key(str(thread_id), str(ns))]
+    threads = [str(thread_id)] if thread_id is not None else saver.threads()
+    return [thread_key(t, n) for t in threads for n in ("", *saver.namespaces(t))]
 
 
 def get_tuple(saver: BaseCheckpointSaver, config: Mapping[str, Any]) -> CheckpointTuple | None:
@@ -83,9 +93,10 @@ def get_tuple(saver: BaseCheckpointSaver, config: Mapping[str, Any]) -> Checkpoi
     ``None`` when there is none."""
     configurable = _configurable(config)
     thread_id = configurable.get("thread_id")
-    if thread_id is None or not _root_namespace(configurable):
+    if thread_id is None:
         return None
-    record = saver.get_record(str(thread_id), configurable.get("checkpoint_id"))
+    key = thread_key(str(thread_id), str(configurable.get("checkpoint_ns") or ""))
+    record = saver.get_record(key, configurable.get("checkpoint_id"))
     return None if record is None else _tuple(saver, record)
 
 
@@ -98,18 +109,14 @@ def list_tuples(
     limit: int | None = None,
 ) -> Iterator[CheckpointTuple]:
     """The checkpoints of ``config``'s thread (every thread's when it names none), newest
-    first: those whose metadata has every item of ``filter``, older than ``before``, at
-    most ``limit`` of them."""
+    first in each namespace (see :func:`_keys`): those whose metadata has every item of
+    ``filter``, older than ``before``, at most ``limit`` of them."""
     configurable = _configurable(config)
-    if not _root_namespace(configurable):
-        return
-    thread_id = configurable.get("thread_id")
     only = configurable.get("checkpoint_id")
     before_id = _configurable(before).get("checkpoint_id")
-    threads = [str(thread_id)] if thread_id is not None else saver.threads()
     count = 0
-    for thread in threads:
-        for record in saver.list_records(thread):
+    for key in _keys(saver, configurable):
+        for record in saver.list_records(key):
             if only is not None and record.id != only:
                 continue
             if before_id is not None and record.id >= before_id:

@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
 from sgdebug.runtime.checkpoint import _tuples
+from sgdebug.runtime.checkpoint._keys import NS_KEY_SEP, split_thread_key, thread_key
 
 __all__ = [
     "BaseCheckpointSaver",
@@ -64,26 +65,6 @@ def write_slots(writes: Sequence[PendingWrite]) -> list[tuple[int, PendingWrite]
         else:
             out.append((special, write))
     return out
-
-
-NS_KEY_SEP = "\x1f"
-"""Joins a thread id and a checkpoint namespace in the key a saver files a subgraph's
-checkpoints under (the ASCII unit separator: not part of a thread id anyone types)."""
-
-
-def thread_key(thread_id: str, checkpoint_ns: str = "") -> str:
-    """The key a saver stores the checkpoints of ``(thread_id, checkpoint_ns)`` under.
-
-    A root graph's namespace is ``""`` and its key is the thread id itself; a subgraph's
-    checkpoints get a key of their own, so the root thread's history never lists them.
-    """
-    return f"{thread_id}{NS_KEY_SEP}{checkpoint_ns}" if checkpoint_ns else thread_id
-
-
-def split_thread_key(key: str) -> tuple[str, str]:
-    """``thread_key``'s inverse: the thread id and the checkpoint namespace of a key."""
-    thread_id, _, checkpoint_ns = key.partition(NS_KEY_SEP)
-    return thread_id, checkpoint_ns
 
 
 class Blob(NamedTuple):
@@ -442,6 +423,11 @@ class BaseCheckpointSaver(ABC):
     def threads(self) -> list[str]:
         """Every thread id that has a checkpoint."""
         raise NotImplementedError(f"{type(self).__name__}.threads")
+
+    def namespaces(self, thread_id: str) -> list[str]:
+        """The checkpoint namespaces of ``thread_id``'s subgraphs that have a checkpoint
+        (not the root's ``""``), in the order their first checkpoint was made."""
+        raise NotImplementedError(f"{type(self).__name__}.namespaces")
 
     def delete_thread(self, thread_id: str) -> None:
         """Forget every checkpoint, value and write of ``thread_id``."""

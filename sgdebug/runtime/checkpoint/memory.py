@@ -22,6 +22,7 @@ from sgdebug.runtime.checkpoint.base import (
     id_text,
     sequential_ids,
     task_id,
+    thread_key,
     write_slots,
 )
 from sgdebug.runtime.checkpoint.serde import SerializationError
@@ -235,12 +236,14 @@ class InMemorySaver(BaseCheckpointSaver):
 
     def delete_thread(self, thread_id: str) -> None:
         self.sync()
+        keys = {thread_id, *(thread_key(thread_id, ns) for ns in self.namespaces(thread_id))}
         with self.lock:
-            self.records.pop(thread_id, None)
-            self.blobs.pop(thread_id, None)
-            for key in [k for k in (*self.writes, *self.batches) if k[0] == thread_id]:
-                self.writes.pop(key, None)
-                self.batches.pop(key, None)
+            for key in keys:
+                self.records.pop(key, None)
+                self.blobs.pop(key, None)
+            for pair in [k for k in (*self.writes, *self.batches) if k[0] in keys]:
+                self.writes.pop(pair, None)
+                self.batches.pop(pair, None)
 
     def update_seen(
         self, thread_id: str, checkpoint_id: str, key: str, seen: Mapping[str, int]
@@ -265,6 +268,12 @@ class InMemorySaver(BaseCheckpointSaver):
         """Every thread id that has a checkpoint (subgraphs' namespaces are not threads)."""
         self.sync()
         return [t for t, records in self.records.items() if records and NS_KEY_SEP not in t]
+
+    def namespaces(self, thread_id: str) -> list[str]:
+        self.sync()
+        prefix = f"{thread_id}{NS_KEY_SEP}"
+        keys = [k for k, r in self.records.items() if r and k.startswith(prefix)]
+        return [k[len(prefix) :] for k in sorted(keys, key=lambda k: min(self.records[k]))]
 
     def list_records(self, thread_id: str) -> Iterator[CheckpointRecord]:
         self.sync(thread_id)

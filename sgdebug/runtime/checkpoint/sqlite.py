@@ -281,8 +281,12 @@ class SqliteSaver(BaseCheckpointSaver):
         with self.lock:
             self.conn.execute("BEGIN")
             try:
+                prefix = f"{thread_id}{NS_KEY_SEP}"  # (and its subgraphs' namespaces)
                 for table in ("writes", "blobs", "checkpoints"):
-                    self.conn.execute(f"DELETE FROM {table} WHERE thread_id=?", (thread_id,))
+                    self.conn.execute(
+                        f"DELETE FROM {table} WHERE thread_id=? OR substr(thread_id, 1, ?)=?",
+                        (thread_id, len(prefix), prefix),
+                    )
             except BaseException:
                 self.conn.execute("ROLLBACK")
                 raise
@@ -293,6 +297,16 @@ class SqliteSaver(BaseCheckpointSaver):
         with self.lock:
             rows = self.conn.execute("SELECT DISTINCT thread_id FROM checkpoints").fetchall()
         return [r[0] for r in rows if NS_KEY_SEP not in r[0]]
+
+    def namespaces(self, thread_id: str) -> list[str]:
+        prefix = f"{thread_id}{NS_KEY_SEP}"
+        with self.lock, _reading(f"the subgraph namespaces of {thread_id}"):
+            rows = self.conn.execute(
+                "SELECT thread_id FROM checkpoints WHERE substr(thread_id, 1, ?)=? "
+                "GROUP BY thread_id ORDER BY MIN(id)",
+                (len(prefix), prefix),
+            ).fetchall()
+        return [r[0][len(prefix) :] for r in rows]
 
 
 _SOURCES = frozenset(("input", "loop", "update", "fork"))

@@ -44,7 +44,6 @@ class GraphPane(VerticalScroll, can_focus=True):
         Binding("left", "move(-1, 0)", "Node left", show=False),
         Binding("right", "move(1, 0)", "Node right", show=False),
         Binding("enter", "open", "Details", show=False),
-        Binding("o", "toggle_subgraph", "Open subgraph", show=False),
     ]
     COMPONENT_CLASSES = {
         *(f"graph-pane--{status}" for status in _STATUSES),

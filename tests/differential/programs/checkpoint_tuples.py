@@ -11,7 +11,7 @@ left out (sgdebug's versions are integers, LangGraph's version strings). See
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, TypedDict
 
 from sgdebug.sample_graphs._engines import EngineAPI
 
@@ -100,3 +100,72 @@ def checkpointer_delete_thread(g: EngineAPI) -> Case:
         assert r["again"] == {"x": 3, "log": ["a", "b", "c"]}
 
     return Case(graph, script=script, spec=spec)
+
+
+def _nested(g: EngineAPI) -> Any:
+    """``START -> r -> c`` where ``r`` is a subgraph ``START -> a -> b``, with a saver."""
+
+    def bump(state: Any) -> dict[str, Any]:
+        return {"x": state["x"] + 1}
+
+    sub = g.StateGraph(_X).add_node("a", bump).add_node("b", bump)
+    sub.add_edge(g.START, "a").add_edge("a", "b")
+    parent = g.StateGraph(_X).add_node("r", sub.compile()).add_node("c", bump)
+    parent.add_edge(g.START, "r").add_edge("r", "c")
+    return parent.compile(checkpointer=g.InMemorySaver())
+
+
+class _X(TypedDict):
+    x: int
+
+
+def _row(t: Any) -> tuple[Any, ...]:
+    conf = t.config["configurable"]
+    return (conf["checkpoint_ns"].partition(":")[0], t.metadata["step"], t.metadata["source"])
+
+
+@ckpt
+def checkpointer_list_covers_subgraph_namespaces(g: EngineAPI) -> Case:
+    graph = _nested(g)
+    saver = graph.checkpointer
+
+    def ns_of(config: Any) -> Any:
+        found = [t for t in saver.list(config) if t.config["configurable"]["checkpoint_ns"]]
+        ns = found[0].config["configurable"]["checkpoint_ns"]
+        return {"configurable": {**CFG["configurable"], "checkpoint_ns": ns}}
+
+    def script() -> Script:
+        graph.invoke({"x": 0}, CFG)
+        graph.invoke({"x": 5}, thread("kept"))
+        yield "thread", attempt(lambda: [_row(t) for t in saver.list(CFG)])
+        yield "whole", _listed(saver, CFG)
+        root = {"configurable": {"thread_id": "t1", "checkpoint_ns": ""}}
+        yield "root only", attempt(lambda: [_row(t) for t in saver.list(root)])
+        sub = attempt(lambda: ns_of(CFG))
+        yield "subgraph's", attempt(lambda: [_row(t) for t in saver.list(sub)])
+        yield "subgraph latest", attempt(lambda: _tuple(saver.get_tuple(sub)))
+        yield "limit", attempt(lambda: [_row(t) for t in saver.list(CFG, limit=5)])
+        yield "every thread", attempt(lambda: len(list(saver.list(None))))
+        yield "async", attempt(lambda: [_row(t) for t in asyncio.run(_arows(saver))])
+        yield "delete", attempt(lambda: saver.delete_thread("t1"))
+        yield "deleted", attempt(lambda: len(list(saver.list(CFG))))
+        yield "kept", attempt(lambda: [_row(t) for t in saver.list(thread("kept"))])
+
+    def spec(r: Rec) -> None:
+        steps = [("", 2, "loop"), ("", 1, "loop"), ("", 0, "loop"), ("", -1, "input")]
+        assert r["thread"] == steps + [("r", *s[1:]) for s in steps]
+        assert r["root only"] == steps
+        assert r["subgraph's"] == r["thread"][4:]
+        assert r["subgraph latest"]["metadata"]["step"] == 2
+        assert r["subgraph latest"]["config"]["configurable"]["checkpoint_ns"].startswith("r:")
+        assert r["limit"] == r["thread"][:5]
+        assert r["every thread"] == 16
+        assert r["async"] == r["thread"]
+        assert r["deleted"] == 0
+        assert len(r["kept"]) == 8
+
+    return Case(graph, script=script, spec=spec)
+
+
+async def _arows(saver: Any) -> list[Any]:
+    return [t async for t in saver.alist(CFG)]
