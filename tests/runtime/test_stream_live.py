@@ -107,3 +107,40 @@ def test_an_error_in_a_live_step_reaches_the_caller() -> None:
         (True, "bad", True),
         (False, "sub", True),
     ]
+
+
+def _talker(received: threading.Event, waited: list[bool]) -> Any:
+    """One node: writes a custom chunk, then waits until the caller has received it."""
+    from sgdebug.runtime import get_stream_writer
+
+    def talk(state: S) -> dict[str, Any]:
+        get_stream_writer()("hello")
+        waited.append(received.wait(GIVE_UP_S))
+        return {"log": ["talk"]}
+
+    return StateGraph(S).add_node("talk", talk).add_edge(START, "talk").compile()
+
+
+def test_a_custom_chunk_arrives_while_its_node_still_runs() -> None:
+    received, waited = threading.Event(), list[bool]()
+    chunks = []
+    for chunk in _talker(received, waited).stream({"log": []}, stream_mode=["custom", "updates"]):
+        chunks.append(chunk)
+        if chunk == ("custom", "hello"):
+            received.set()
+    assert waited == [True]
+    assert chunks == [("custom", "hello"), ("updates", {"talk": {"log": ["talk"]}})]
+
+
+def test_astream_yields_a_custom_chunk_while_its_node_still_runs() -> None:
+    received, waited = threading.Event(), list[bool]()
+
+    async def collect() -> list[Any]:
+        out = []
+        async for chunk in _talker(received, waited).astream({"log": []}, stream_mode="custom"):
+            out.append(chunk)
+            received.set()
+        return out
+
+    assert asyncio.run(collect()) == ["hello"]
+    assert waited == [True]

@@ -10,8 +10,9 @@ emitter, keeping their place among that run's events. A stream without ``subgrap
 makes no forwarding emitter: its subgraphs' runs stream nothing (as in LangGraph, not
 even their ``custom`` chunks).
 
-Streaming subgraphs, the caller gets each event as it settles, while the step that made
-it still runs (:func:`live_events`: a subgraph's updates, custom chunks). A graph's own
+Streaming subgraphs, or the ``custom`` or ``messages`` mode, the caller gets each event
+as it settles, while the step that made it still runs (:func:`live_events`: a subgraph's
+updates, custom chunks as a node writes them). A graph's own
 parallel tasks are still reported together when their step ends, in scheduling order:
 LangGraph reports them in the order they finish, which varies from run to run, and the
 runtime keeps the deterministic order (see LANGGRAPH_SEMANTICS.md, streaming).
@@ -107,11 +108,21 @@ class LiveSink:
             yield items.popleft()
 
 
+LIVE_MODES = frozenset({"custom", "messages"})
+"""Modes whose events a node makes while it runs: streamed as they are made, as in LangGraph."""
+
+
+def _live(emit: Emitter) -> bool:
+    """Whether a stream yields events as they settle: streaming subgraphs, or a mode whose
+    events nodes make while they run (a custom chunk, a model's token)."""
+    return emit.forward is None and (emit.subgraphs or not LIVE_MODES.isdisjoint(emit.modes))
+
+
 def stream_events(step: Callable[[], str], emit: Emitter) -> Iterator[Event]:
     """The events of a stream, ``step`` (one superstep, returning the run's status) after
-    step: drained as each step ends, or, streaming subgraphs, as they settle
-    (:func:`live_events`)."""
-    if emit.subgraphs and emit.forward is None:
+    step: drained as each step ends, or, streaming subgraphs or custom chunks or messages,
+    as they settle (:func:`live_events`)."""
+    if _live(emit):
         sink = emit.forward = LiveSink(emit.modes)
         yield from live_events(step, sink)
         return
@@ -126,7 +137,7 @@ def stream_events(step: Callable[[], str], emit: Emitter) -> Iterator[Event]:
 
 async def astream_events(step: Callable[[], Awaitable[str]], emit: Emitter) -> AsyncIterator[Event]:
     """:func:`stream_events` for ``astream``."""
-    if emit.subgraphs and emit.forward is None:
+    if _live(emit):
         sink = emit.forward = LiveSink(emit.modes)
         async for event in alive_events(step, sink):
             yield event
