@@ -62,19 +62,10 @@ def _lines(change: Diff, path: str, width: int) -> Iterator[DiffLine]:
             yield DiffLine("-", path, preview(change.old, width))
         if change.new is not MISSING:
             yield DiffLine("+", path, preview(change.new, width))
-    elif isinstance(change, SequenceDiff) and change.texts is not None:
-        yield from _text_lines(change.texts, change.ops, path, width)
     elif isinstance(change, SequenceDiff):
-        text = change.type_name in ("bytes", "bytearray")
-        for op in change.ops:
-            yield from _bytes_op(op, path, width) if text else _list_op(op, path, width)
+        yield from _sequence_lines(change, path, width)
     elif isinstance(change, MappingDiff):
-        for key, value in change.removed:
-            yield DiffLine("-", _key(path, key), preview(value, width))
-        for item in change.changed:
-            yield from _lines(item.diff, _key(path, item.key), width)
-        for key, value in change.added:
-            yield DiffLine("+", _key(path, key), preview(value, width))
+        yield from _mapping_lines(change, path, width)
     elif isinstance(change, SetDiff):
         for member in change.removed:
             yield DiffLine("-", path, preview(member, width))
@@ -83,6 +74,24 @@ def _lines(change: Diff, path: str, width: int) -> Iterator[DiffLine]:
     elif isinstance(change, FieldsDiff):
         for item in change.changed:
             yield from _lines(item.diff, f"{path}.{item.key}", width)
+
+
+def _sequence_lines(change: SequenceDiff, path: str, width: int) -> Iterator[DiffLine]:
+    if change.texts is not None:
+        yield from _text_lines(change.texts, change.ops, path, width)
+        return
+    text = change.type_name in ("bytes", "bytearray")
+    for op in change.ops:
+        yield from _bytes_op(op, path, width) if text else _list_op(op, path, width)
+
+
+def _mapping_lines(change: MappingDiff, path: str, width: int) -> Iterator[DiffLine]:
+    for key, value in change.removed:
+        yield DiffLine("-", _key(path, key), preview(value, width))
+    for item in change.changed:
+        yield from _lines(item.diff, _key(path, item.key), width)
+    for key, value in change.added:
+        yield DiffLine("+", _key(path, key), preview(value, width))
 
 
 def _key(path: str, key: Any) -> str:

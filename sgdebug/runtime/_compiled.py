@@ -87,6 +87,8 @@ class CompiledStateGraph(GraphPlan):
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
         context = request.context
+        if context is None and parent is not None:  # a subgraph's run shares its parent's
+            context = parent.run.context
         schema = self.builder.context_schema
         if isinstance(context, dict) and (is_dataclass_type(schema) or is_pydantic_model(schema)):
             context = schema(**context)
@@ -192,6 +194,7 @@ class CompiledStateGraph(GraphPlan):
     bulk_update_state = _state.bulk_update_state
     abulk_update_state = _state.abulk_update_state
     with_config, copy, get_name = _api.with_config, _api.copy, _api.get_name
+    clear_cache, aclear_cache = _api.clear_cache, _api.aclear_cache
     batch, abatch = _api.batch, _api.abatch
     astream_events, __or__ = _api.astream_events, _api.or_
     channels, input_channels = property(_api.channels), property(_api.input_channels)

@@ -27,6 +27,8 @@ __all__ = [
     "batch",
     "channels",
     "copy",
+    "aclear_cache",
+    "clear_cache",
     "get_name",
     "input_channels",
     "merged_config",
@@ -130,6 +132,20 @@ def get_name(
     if not suffix:
         return base
     return base + suffix.title() if base[:1].isupper() else f"{base}_{suffix.lower()}"
+
+
+NO_CACHE = "No cache is set for this graph. Cannot clear cache."
+
+
+def clear_cache(graph: CompiledStateGraph, nodes: Sequence[str] | None = None) -> None:
+    """Clear the node cache: sgdebug's runtime has none (``compile(cache=)`` is not
+    supported yet), so this raises the ``ValueError`` LangGraph raises without a cache."""
+    raise ValueError(NO_CACHE)
+
+
+async def aclear_cache(graph: CompiledStateGraph, nodes: Sequence[str] | None = None) -> None:
+    """Async :func:`clear_cache`."""
+    raise ValueError(NO_CACHE)
 
 
 def channels(graph: CompiledStateGraph) -> dict[str, BaseChannel]:

@@ -198,6 +198,18 @@ class DrawableGraph:
             [e.copy(source=new_id(e.source), target=new_id(e.target)) for e in self.edges],
         )
 
+    def draw_ascii(self) -> str:
+        """Not supported: LangGraph draws ASCII with ``grandalf``; ``sgdebug graph TARGET``
+        draws the graph in the terminal."""
+        raise NotImplementedError(
+            "draw_ascii() is not supported by sgdebug.runtime yet: `sgdebug graph TARGET` "
+            "draws the graph in the terminal, draw_mermaid() gives its Mermaid text"
+        )
+
+    def print_ascii(self) -> None:
+        """Not supported: see :meth:`draw_ascii`."""
+        self.draw_ascii()
+
     def to_json(self) -> dict[str, list[dict[str, Any]]]:
         """A plain view: ``{"nodes": [{id, name[, metadata]}], "edges": [{source, target...}]}``.
 

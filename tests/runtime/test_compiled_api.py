@@ -162,3 +162,38 @@ def test_compile_refuses_what_is_not_a_saver_as_langgraph_does(checkpointer: Any
             _graph(graph_cls, checkpointer=checkpointer)
         messages.append(str(raised.value))
     assert messages[0] == messages[1]
+
+
+def test_clear_cache_without_a_cache_raises_as_langgraph_does() -> None:
+    from langgraph.graph import START as LG_START
+    from langgraph.graph import StateGraph as LGStateGraph
+
+    from sgdebug.runtime import START as SG_START
+    from sgdebug.runtime import StateGraph as SGStateGraph
+
+    class X(TypedDict):
+        x: int
+
+    messages = []
+    for graph_class, start in ((LGStateGraph, LG_START), (SGStateGraph, SG_START)):
+        graph = graph_class(X).add_node("a", lambda s: {"x": 1}).add_edge(start, "a").compile()
+        with pytest.raises(ValueError) as raised:
+            graph.clear_cache()
+        messages.append(str(raised.value))
+        with pytest.raises(ValueError) as raised:
+            asyncio.run(graph.aclear_cache())
+        messages.append(str(raised.value))
+    assert len(set(messages)) == 1 and "No cache is set" in messages[0]
+
+
+def test_draw_ascii_is_refused_with_what_to_use_instead() -> None:
+    from sgdebug.runtime import START as SG_START
+    from sgdebug.runtime import StateGraph as SGStateGraph
+
+    class X(TypedDict):
+        x: int
+
+    drawing = SGStateGraph(X).add_node("a", lambda s: {}).add_edge(SG_START, "a").compile()
+    for call in (drawing.get_graph().draw_ascii, drawing.get_graph().print_ascii):
+        with pytest.raises(NotImplementedError, match="sgdebug graph TARGET"):
+            call()

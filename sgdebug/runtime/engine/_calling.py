@@ -58,9 +58,8 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
         scope = TaskScope(run, task, task.resume)
         token = SCOPE.set(scope)
     else:  # start the reused scope on this task's attempt
-        scope.task, scope.resume, scope.config = task, task.resume, None
+        scope.task, scope.resume, scope.config, scope.pushed = task, task.resume, None, None
         scope.counter = scope.subgraphs = 0
-        scope.pushed = None
         token = None
     messages = run.messages
     streamed = messages.enter(run, task) if messages is not None else None

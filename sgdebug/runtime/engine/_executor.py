@@ -5,6 +5,9 @@ in under :data:`FAST_NS` gains nothing from a thread and loses the hand-off cost
 microseconds, more than the node itself), so such nodes run in the calling thread while the
 others run in the pool. Results do not depend on this: writes are applied in task-path order
 whatever order tasks finish in. A node that once runs slow goes back to the pool for good.
+
+The run's ``config["max_concurrency"]``, when set, bounds how many of a step's tasks run at
+once, as in LangGraph (sync and async alike).
 """
 
 from __future__ import annotations
@@ -51,13 +54,16 @@ def _timed(run_task: RunTask, task: Task) -> None:
         node.speed = -1
 
 
-def run_tasks(run_task: RunTask, tasks: Sequence[Task]) -> None:
-    """Run ``tasks`` in parallel: slow (or unknown) nodes in the pool, proven-fast ones here."""
+def run_tasks(run_task: RunTask, tasks: Sequence[Task], limit: int | None = None) -> None:
+    """Run ``tasks`` in parallel: slow (or unknown) nodes in the pool, proven-fast ones here;
+    at most ``limit`` at once when it is given."""
     if not tasks:
         return
     if len(tasks) == 1:
         run_task(tasks[0])
         return
+    if limit is not None and limit < len(tasks):
+        run_task = _bounded(run_task, threading.BoundedSemaphore(limit))
     inline = [t for t in tasks if t.node.speed > 0]
     pooled = [t for t in tasks if t.node.speed <= 0]
     futures = [pool().submit(_timed, run_task, task) for task in pooled[1:]]
@@ -66,8 +72,19 @@ def run_tasks(run_task: RunTask, tasks: Sequence[Task]) -> None:
     wait(futures)
 
 
-async def arun_tasks(run_task: RunTask, arun_task: ARunTask, tasks: Sequence[Task]) -> None:
-    """Run ``tasks`` concurrently on the running loop (sync ones in the pool).
+def _bounded(run_task: RunTask, slots: threading.BoundedSemaphore) -> RunTask:
+    def bounded(task: Task) -> None:
+        with slots:
+            run_task(task)
+
+    return bounded
+
+
+async def arun_tasks(
+    run_task: RunTask, arun_task: ARunTask, tasks: Sequence[Task], limit: int | None = None
+) -> None:
+    """Run ``tasks`` concurrently on the running loop (sync ones in the pool), at most
+    ``limit`` at once when it is given.
 
     As in LangGraph, once a task fails (for good: a failure its error handler took over
     does not count, see :func:`_failed`), the async tasks still running are cancelled: the
@@ -78,9 +95,21 @@ async def arun_tasks(run_task: RunTask, arun_task: ARunTask, tasks: Sequence[Tas
     import asyncio
 
     loop = asyncio.get_running_loop()
+    slots = asyncio.Semaphore(limit) if limit is not None and limit < len(tasks) else None
+
+    async def one(task: Task) -> None:
+        assert slots is not None
+        async with slots:
+            if task.node.injection.is_async:
+                await arun_task(task)
+            else:
+                await loop.run_in_executor(pool(), run_task, task)
+
     owners: dict[asyncio.Future[None], Task] = {}
     for task in tasks:
-        if task.node.injection.is_async:
+        if slots is not None:
+            owners[asyncio.ensure_future(one(task))] = task
+        elif task.node.injection.is_async:
             owners[asyncio.ensure_future(arun_task(task))] = task
         else:
             owners[loop.run_in_executor(pool(), run_task, task)] = task

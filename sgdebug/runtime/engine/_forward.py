@@ -9,6 +9,12 @@ report of the task that ran the subgraph. A grandchild's events pass through its
 emitter, keeping their place among that run's events. A stream without ``subgraphs=True``
 makes no forwarding emitter: its subgraphs' runs stream nothing (as in LangGraph, not
 even their ``custom`` chunks).
+
+Streaming subgraphs, the caller gets each event as it settles, while the step that made
+it still runs (:func:`live_events`: a subgraph's updates, custom chunks). A graph's own
+parallel tasks are still reported together when their step ends, in scheduling order:
+LangGraph reports them in the order they finish, which varies from run to run, and the
+runtime keeps the deterministic order (see LANGGRAPH_SEMANTICS.md, streaming).
 """
 
 from __future__ import annotations

@@ -322,13 +322,14 @@ class Run(RunState):
     def execute(self) -> bool:
         """Run every pending task of the step; return True if a hook asked to pause."""
         pending = self._pending()
-        run_tasks(self.run_task, pending)
+        run_tasks(self.run_task, pending, self.options.config.get("max_concurrency"))
         return self.finish_execute(pending)
 
     async def aexecute(self) -> bool:
         """:meth:`execute` on the event loop."""
         pending = self._pending()
-        await arun_tasks(self.run_task, self.arun_task, pending)
+        limit = self.options.config.get("max_concurrency")
+        await arun_tasks(self.run_task, self.arun_task, pending, limit)
         return self.finish_execute(pending)
 
     def _pending(self) -> list[Task]:
@@ -405,16 +406,10 @@ class Run(RunState):
     def run_task(self, task: Task, scope: TaskScope | None = None) -> None:
         """Execute one task in this thread (``scope``: a reused one, see :meth:`advance`)."""
         run_task(self, task, scope)
-        emit = self.options.emit
-        if emit is not None and emit.forward is not None and len(self.tasks) > 1:
-            emit.finished(self, task)  # streamed live: reported before the others end
 
     async def arun_task(self, task: Task) -> None:
         """Execute one async task on the running event loop."""
         await arun_task(self, task)
-        emit = self.options.emit
-        if emit is not None and emit.forward is not None and len(self.tasks) > 1:
-            emit.finished(self, task)
 
     # -- commit ------------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._server_info import server_info
 from sgdebug.runtime.engine._context import Runtime, TaskScope, current_scope
+from sgdebug.runtime.engine._nesting import NS_SEP
 from sgdebug.runtime.engine._timeouts import heartbeat_of
 
 if TYPE_CHECKING:
@@ -47,10 +48,10 @@ def task_runtime(run: RunView, scope: TaskScope) -> Runtime:
     """The runtime of the task ``scope`` runs for ``run``."""
     config = run.config
     configurable = config.get("configurable") or {}
-    checkpointed = run.graph.checkpointer is not None
+    checkpointed = run.graph.checkpointer is not None or run.checkpoint_id is not None
     info = ExecutionInfo(
         checkpoint_id=run.checkpoint_id or "",
-        checkpoint_ns=f"{scope.task.name}:{scope.task.id}",
+        checkpoint_ns=NS_SEP.join((*run.namespace, f"{scope.task.name}:{scope.task.id}")),
         task_id=scope.task.id,
         thread_id=configurable.get("thread_id") if checkpointed else None,
         run_id=None if config.get("run_id") is None else str(config["run_id"]),

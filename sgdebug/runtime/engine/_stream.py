@@ -34,8 +34,8 @@ class Emitter:
     """Receives a run's events and keeps those of the requested stream modes, in order."""
 
     __slots__ = (
-        "early", "events", "forward", "kept", "lock", "messages", "modes", "subgraphs",
-        "update_keys", "values_keys",
+        "events", "forward", "kept", "lock", "messages", "modes", "subgraphs", "update_keys",
+        "values_keys",
     )  # fmt: skip
 
     def __init__(
@@ -61,11 +61,9 @@ class Emitter:
         self.forward: Sink | None = None
         """Where this (subgraph's) run's events go on, besides its own caller's stream."""
         self.kept: list[tuple[Any, ...]] = []
-        self.lock = threading.Lock()
-        self.early: set[str] = set()
-        """Ids of the step's tasks reported as they finished (:meth:`finished`)."""
-        """Serialises :meth:`flush` (tasks in several threads may flush at once)."""
         """Events flushed to :attr:`forward` that the run's own caller streams too."""
+        self.lock = threading.Lock()
+        """Serialises :meth:`flush` (tasks in several threads may flush at once)."""
         self.messages: MessagesStream | None = None
         """The ``messages`` mode's state, when it is streamed."""
         if "messages" in self.modes:
@@ -118,19 +116,8 @@ class Emitter:
         """After a task ran: its ``updates`` (none for a task that failed before writing)
         and ``tasks`` / ``debug`` entries. A ``Command.PARENT`` leaving the graph (as
         :class:`ParentCommand`) is not a result: its task reports nothing."""
-        if self.early and task.id in self.early:
-            return  # reported as it finished (:meth:`finished`)
         self._result(run, task)
         if self.forward is not None:
-            self.flush()
-
-    def finished(self, run: RunView, task: Task) -> None:
-        """A task of a step of several finished while others may still run: a stream that
-        passes events on as they settle reports it now (as LangGraph does, in the order
-        tasks finish); an interrupted or failed one waits for the step's report."""
-        if task.done and not task.interrupts:
-            self._result(run, task)
-            self.early.add(task.id)
             self.flush()
 
     def _result(self, run: RunView, task: Task) -> None:
@@ -182,8 +169,6 @@ class Emitter:
 
     def planned(self, run: RunView, tasks: Sequence[Task]) -> None:
         """After planning: the ``tasks`` / ``debug`` start events."""
-        if self.early:
-            self.early = set()
         if not self.modes & _TASK_MODES:
             self.flush()
             return

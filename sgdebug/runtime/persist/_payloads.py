@@ -59,11 +59,14 @@ def resumed_event(
     parent = event["parent_config"]
     if parent is not None:
         conf = parent["configurable"]
-        parent["configurable"] = {
+        resumed = {
             "thread_id": conf["thread_id"],
             "checkpoint_ns": conf["checkpoint_ns"],
             "checkpoint_id": conf["checkpoint_id"],
         }
+        if "checkpoint_map" in conf:
+            resumed["checkpoint_map"] = conf["checkpoint_map"]
+        parent["configurable"] = resumed
     return event
 
 
@@ -105,6 +108,11 @@ def subgraph_config(record: CheckpointRecord, task: Task) -> dict[str, Any] | No
 
 def _stream_config(record: CheckpointRecord) -> dict[str, Any]:
     # LangGraph's checkpoint stream payloads list the keys in this order.
+    # A subgraph's also maps each level's namespace to its checkpoint (``checkpoint_map``).
     thread_id, ns = split_thread_key(record.thread_id)
-    configurable = {"checkpoint_ns": ns, "thread_id": thread_id, "checkpoint_id": record.id}
+    configurable: dict[str, Any] = {"checkpoint_ns": ns, "thread_id": thread_id}
+    if ns:
+        parents = record.metadata.get("parents") or {}
+        configurable["checkpoint_map"] = {**parents, ns: record.id}
+    configurable["checkpoint_id"] = record.id
     return {"configurable": configurable}

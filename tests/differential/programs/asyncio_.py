@@ -124,3 +124,34 @@ def sync_graph_through_async_api(g: EngineAPI) -> Case:
         "z", lambda s: {"results": [s]}
     )
     return Case(b.compile(), use_async=True, expect=({"results": [1], "log": ["x", "y"]},))
+
+
+class Peak(TypedDict):
+    """How many tasks ran at once, at most."""
+
+    peak: Annotated[int, lambda a, b: max(a, b)]
+
+
+@program()
+def max_concurrency_bounds_a_step_of_async_tasks(g: EngineAPI) -> Case:
+    """``config["max_concurrency"]``: at most that many of a step's tasks run at once."""
+    running: list[int] = [0]
+
+    async def work(arg: Any) -> dict[str, Any]:
+        running[0] += 1
+        peak = running[0]
+        await asyncio.sleep(0.01)  # long enough for every task allowed to start to start
+        running[0] -= 1
+        return {"peak": peak}
+
+    def fan(state: Any) -> list[Any]:
+        return [g.Send("work", i) for i in range(12)]
+
+    b = g.StateGraph(Peak).add_node("work", work).add_conditional_edges(g.START, fan, ["work"])
+    return Case(
+        b.compile(),
+        inputs=({"peak": 0},),
+        use_async=True,
+        config={"max_concurrency": 3},
+        expect=({"peak": 3},),
+    )

@@ -33,3 +33,33 @@ def checkpoint_stream_names_the_subgraph_of_each_task(g: EngineAPI) -> Case:
             yield f"stream {mode}", events(call)
 
     return Case(graph, script=script)
+
+
+def _asking_child(g: EngineAPI) -> Any:
+    def ask(state: Any) -> dict[str, Any]:
+        return {"log": [f"answer:{g.interrupt('q?')}"]}
+
+    c = g.StateGraph(S).add_node("c1", say("c1")).add_node("ask", ask)
+    return c.add_edge(g.START, "c1").add_edge("c1", "ask").compile()
+
+
+@ckpt
+def stream_subgraphs_checkpoints_and_interrupts(g: EngineAPI) -> Case:
+    """A subgraph inheriting the parent's saver streams its own checkpoints under its
+    namespace, and its interrupt in its namespace and in the parent's; resuming re-enters
+    it."""
+    b = g.StateGraph(S).add_node("a", say("a")).add_node("sub", _asking_child(g))
+    b.add_node("z", say("z")).add_edge(g.START, "a").add_edge("a", "sub").add_edge("sub", "z")
+    graph = b.compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        for i, mode in enumerate((["updates", "values"], "checkpoints", "debug", "tasks")):
+            config = thread(f"t{i}")
+
+            def run(inp: Any, cfg: dict[str, Any] = config, m: Any = mode) -> Any:
+                return graph.stream(inp, cfg, stream_mode=m, subgraphs=True)
+
+            yield f"stream {mode}", events(lambda: run({"log": []}))
+            yield f"resume {mode}", events(lambda: run(g.Command(resume="yes")))
+
+    return Case(graph, script=script)

@@ -11,13 +11,17 @@ from __future__ import annotations
 import asyncio
 import operator
 from functools import partial
-from typing import Annotated, Any, TypedDict
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 from langchain_core.runnables import RunnableConfig
 
 from sgdebug.sample_graphs._engines import EngineAPI
 
 from ..harness import Case, attempt, say
+
+if TYPE_CHECKING:
+    from langgraph.runtime import Runtime
+
 from .checkpoint import CFG, Rec, Script, ckpt, events, history, snap, thread, view
 
 
@@ -591,5 +595,34 @@ def time_travel_to_a_subgraph_head_asks_its_questions_again(g: EngineAPI) -> Cas
     def spec(r: Rec) -> None:
         assert r["answer a"] == ["b"]
         assert r["travel to head"] == ["a", "b"]  # the answered one is asked again
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def subgraph_nodes_share_the_context_and_know_where_they_run(g: EngineAPI) -> Case:
+    seen: list[Any] = []
+
+    def probe(name: str) -> Any:
+        def node(state: Any, runtime: Runtime) -> dict[str, Any]:
+            info = runtime.execution_info
+            assert info is not None
+            seen.append((name, runtime.context, info.thread_id, info.checkpoint_ns.count("|"),
+                         info.checkpoint_ns.endswith(info.task_id)))  # fmt: skip
+            return {"log": [name]}
+
+        return node
+
+    inner = g.StateGraph(L).add_node("i", probe("i")).add_edge(g.START, "i")
+    top = g.StateGraph(L).add_node("p", probe("p")).add_node("sub", inner.compile())
+    top.add_edge(g.START, "p").add_edge("p", "sub")
+    graph = top.compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        yield "invoke", attempt(lambda: graph.invoke({"log": []}, CFG, context="ctx"))
+        yield "seen", list(seen)
+
+    def spec(r: Rec) -> None:
+        assert r["seen"] == [("p", "ctx", "t1", 0, True), ("i", "ctx", "t1", 1, True)]
 
     return Case(graph, script=script, spec=spec)
