@@ -34,18 +34,25 @@ class _Writer:
     cells: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
 
     def start(self, text: str) -> None:
-        self.lines.append(_cut(text, self.width))
+        fits = len(text) <= self.width
+        self.lines.append(text if fits else _cut(text.rstrip(), self.width))  # (not its padding)
 
     def add(self, parts: list[tuple[str, int | None]]) -> None:
         """Append a group of (text, edge) parts, on a new indented line if it does not fit."""
         size = sum(len(text) for text, _ in parts) + 1
-        if len(self.lines[-1]) + size > self.width and len(self.lines[-1]) > self.indent:
-            self.lines.append(" " * self.indent)
+        here = len(self.lines[-1])
+        if here + size > self.width:
+            # on a new line, indented less when that lets the group fit whole (a narrow
+            # pane); one that fits nowhere stays on a short line, else goes to a line of
+            # its own unindented (its targets cut as little as can be)
+            indent = min(self.indent, self.width - size)
+            if indent < 0:
+                indent = 0 if here > self.indent else here
+            if here > indent:
+                self.lines.append(" " * indent)
         line = self.lines[-1] + " "
         for text, edge in parts:
-            shown = text[: max(0, self.width - len(line))]
-            if 0 < len(shown) < len(text):  # cut: say so
-                shown = shown[:-1] + "…"
+            shown = _fit(text, self.width - len(line), edge is not None)
             if edge is not None and shown:
                 y = len(self.lines) - 1
                 self.cells.setdefault(edge, []).extend(
@@ -53,6 +60,22 @@ class _Writer:
                 )
             line += shown
         self.lines[-1] = _cut(line, self.width)
+
+
+def _fit(text: str, room: int, target: bool) -> str:
+    """``text`` in ``room`` cells: whole, or cut with ``…`` (an edge's target that is a
+    node path keeps its last parts, the node's own name: ``…/summarize``)."""
+    if len(text) <= room:
+        return text
+    if room <= 0:
+        return ""
+    if target and "/" in text:
+        parts = text.split("/")
+        for start in range(1, len(parts)):
+            tail = "…/" + "/".join(parts[start:])
+            if len(tail) <= room:
+                return tail
+    return text[: room - 1] + "…"
 
 
 def _cut(text: str, width: int) -> str:

@@ -97,6 +97,11 @@ class GraphPane(VerticalScroll, can_focus=True):
     def on_resize(self, event: events.Resize) -> None:
         self._layout()
 
+    def watch_show_vertical_scrollbar(self) -> None:
+        """Lay out again for the narrower room a scrollbar leaves (a list made for the
+        pane without one wrapped its lines when the scrollbar came)."""
+        self._layout()
+
     def show_states(self, states: Mapping[str, NodeState]) -> None:
         """Mark each node with its state; a subgraph the run just entered is drawn open."""
         self.states = states
