@@ -10,14 +10,14 @@ from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.graph_pane import GraphPane
 from sgdebug.tui.widgets.tasks_pane import TasksPane
 
-from .harness import drive, enter_command, log_of, sample_session, status_text
+from .harness import drive, enter_command, log_of, sample_session, status_of, status_text
 
 
 def test_break_before_an_inner_node_stops_in_its_frame_and_continue_goes_on() -> None:
     async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
         await enter_command(app, pilot, "break before research/summarize")
         await enter_command(app, pilot, "continue")
-        assert app.frame is not None and app.frame.view.status == "paused"
+        assert status_of(app) == "paused"
         assert "breakpoint 1 (before research/summarize)" in status_text(app)
         crumb = app.query_one(Breadcrumb)
         assert crumb.display and crumb.trail == "parent \u203a research"
@@ -28,10 +28,10 @@ def test_break_before_an_inner_node_stops_in_its_frame_and_continue_goes_on() ->
         assert graph.opened == {"research"}
         assert graph.states["research/summarize"].status == "pending"
         await enter_command(app, pilot, "continue")
-        assert app.frame is not None and app.frame.view.status == "interrupted"
+        assert status_of(app) == "interrupted"
         assert crumb.trail == "parent \u203a research"
         await enter_command(app, pilot, "resume 'costs'")
-        assert app.frame is not None and app.frame.view.status == "done"
+        assert status_of(app) == "done"
         assert any("The run finished." in line for line in log_of(app))
 
     drive(sample_session("nested"), scenario)
