@@ -16,6 +16,8 @@ from .harness import drive, enter_command, log_of, sample_session, status_of, st
 def test_break_before_an_inner_node_stops_in_its_frame_and_continue_goes_on() -> None:
     async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
         await enter_command(app, pilot, "break before research/summarize")
+        graph = app.query_one(GraphPane)
+        assert graph.states["research/summarize"].before  # marked ● once research is drawn open
         await enter_command(app, pilot, "continue")
         assert status_of(app) == "paused"
         assert "breakpoint 1 (before research/summarize)" in status_text(app)
@@ -24,9 +26,9 @@ def test_break_before_an_inner_node_stops_in_its_frame_and_continue_goes_on() ->
         channels = app.query_one(ChannelsPane)
         assert [row.name for row in channels.rows_shown] == ["topic", "notes", "summary"]
         assert [row.name for row in app.query_one(TasksPane).rows_shown] == ["summarize"]
-        graph = app.query_one(GraphPane)
         assert graph.opened == {"research"}
         assert graph.states["research/summarize"].status == "pending"
+        assert graph.states["research/summarize"].before
         await enter_command(app, pilot, "continue")
         assert status_of(app) == "interrupted"
         assert crumb.trail == "parent \u203a research"
