@@ -129,6 +129,15 @@ class Driver:
         self.bus.emit(Stepped(record, checkpoint_id))
         self.pending.extend(self._after_hits(record))
 
+    def stopped_inside(
+        self, step: int, found: Sequence[tuple[Breakpoint, tuple[str, ...]]]
+    ) -> None:
+        """The engine stopped the run inside a subgraph, at the breakpoints ``found`` on its
+        nodes (with the node paths each matched): report them as this verb's stop."""
+        hits = tuple(replace(Hit(self._record(bp)), nodes=nodes) for bp, nodes in found)
+        self.pending = []
+        self.stop = Stop("breakpoint", step, hits=hits)
+
     def errored(self, error: ErrorInfo) -> bool:
         if not self.table.catches_exceptions:
             self.uncaught = error

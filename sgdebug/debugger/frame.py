@@ -32,7 +32,7 @@ from sgdebug.debugger.history import entry_tree, last_changes
 from sgdebug.debugger.results import HistoryEntry, Mutation, SessionView
 from sgdebug.debugger.step_times import StepTiming
 from sgdebug.debugger.subframes import SubgraphFrame, breadcrumb, frame_rows, subgraph_lines
-from sgdebug.debugger.subgraphs import inner_statuses
+from sgdebug.debugger.subgraphs import inner_statuses, is_path
 from sgdebug.inspect import (
     ChannelRow,
     HistoryTree,
@@ -254,7 +254,7 @@ def build_frame(
         entries=entries,
         nodes=(
             *node_states(session.node_names, view, current),
-            *(NodeState(path, status) for path, status in inner_statuses(view.tasks)),
+            *_inner_states(view, before, after),
         ),
         mutations=mutations,
         unavailable=unavailable,
@@ -326,6 +326,18 @@ def with_in_place(
             row = replace(row, in_place=(found.step, found.nodes))
         out.append(row)
     return tuple(out)
+
+
+def _inner_states(
+    view: SessionView, before: frozenset[str], after: frozenset[str]
+) -> tuple[NodeState, ...]:
+    """The marks of a subgraph's nodes (by path): waiting there, or a breakpoint on one."""
+    status = dict(inner_statuses(view.tasks))
+    marked = sorted(p for p in before | after if is_path(p) and p not in status)
+    return tuple(
+        NodeState(path, status.get(path, "idle"), before=path in before, after=path in after)
+        for path in (*status, *marked)
+    )
 
 
 def breakpoint_nodes(

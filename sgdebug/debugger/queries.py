@@ -22,7 +22,7 @@ from sgdebug.debugger.results import (
     NodeMark,
     Outcome,
 )
-from sgdebug.debugger.subgraphs import channel_refusal, node_refusal
+from sgdebug.debugger.subgraphs import break_refusal, channel_refusal
 from sgdebug.inspect import snapshot_diff
 from sgdebug.runtime import START, StateSnapshot
 
@@ -181,7 +181,7 @@ class QueryVerbs:
         with self.core.lock:
             if reason := self.core.why_not(command):
                 return self.core.refuse(command, reason)
-            if problem := node_refusal(self.core, node):
+            if problem := break_refusal(self.core, node, condition):
                 return self.core.refuse(command, problem)
             if reason := self._bad_condition(condition):
                 return self.core.refuse(command, reason)

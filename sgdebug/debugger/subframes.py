@@ -201,8 +201,9 @@ class FrameCursor:
         self._lock = threading.Lock()
         self._up = 0
         """Levels above the innermost frame (0: the innermost)."""
-        self._at: tuple[str | None, int] = (None, 0)
-        """Where the run stood when ``_up`` was chosen; a move elsewhere resets it."""
+        self._at: tuple[str | None, int, object] = (None, 0, None)
+        """Where the run stood when ``_up`` was chosen (its checkpoint, step and stop: a
+        subgraph moves under one parent checkpoint); a move elsewhere resets it."""
 
     def chain(self) -> tuple[SubgraphFrame, ...]:
         """The subgraph frames the run stands in now."""
@@ -282,7 +283,9 @@ class FrameCursor:
 
     def _reset_if_moved(self) -> None:
         engine = self.core.engine
-        here = (engine.checkpoint_id, engine.step)
+        stop = self.core.stop
+        here = (engine.checkpoint_id, engine.step, stop)
         with self._lock:
-            if here != self._at:
+            ran = stop is not self._at[2] and (stop is None or stop.kind != "edit")
+            if here[:2] != self._at[:2] or ran:
                 self._at, self._up = here, 0

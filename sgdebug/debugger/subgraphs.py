@@ -24,6 +24,8 @@ __all__ = [
     "LANGGRAPH_SUBGRAPH",
     "NATIVE_SUBGRAPH",
     "SUBGRAPH",
+    "SUBGRAPH_STEP",
+    "break_refusal",
     "channel_refusal",
     "inner_statuses",
     "is_path",
@@ -31,15 +33,20 @@ __all__ = [
 ]
 
 SUBGRAPH: Final = "subgraph"
-"""The capability of stopping inside a subgraph (before/after its nodes, ``until``, ``step``
-into it, watches on its channels)."""
+"""The capability of stopping inside a subgraph at breakpoints before/after its nodes
+(``break``/``tbreak`` on a node path); an engine without it has none of :data:`SUBGRAPH_STEP`
+either."""
+SUBGRAPH_STEP: Final = "subgraph-step"
+"""The capability of ``until`` a subgraph's node, ``step`` into it and watches on its
+channels."""
 LANGGRAPH_SUBGRAPH: Final = (
     "LangGraph runs a subgraph inside one task of the parent's superstep and stops in it only "
     "at an interrupt() there (then the tasks pane shows the subgraph's state)"
 )
 NATIVE_SUBGRAPH: Final = (
-    "the debugger stops inside a subgraph only at an interrupt() there (then the panes show "
-    "its frame); breakpoints, until and step on a subgraph's nodes are not built yet"
+    "the debugger stops inside a subgraph only at an interrupt() or a breakpoint on one of "
+    "its nodes (then the panes show its frame); until, step and watches inside a subgraph "
+    "are not built yet"
 )
 
 
@@ -48,9 +55,9 @@ def is_path(name: str) -> bool:
     return PATH_SEP in name
 
 
-def node_refusal(core: SessionCore, node: str) -> str | None:
-    """Why ``node`` (a name, a path, or ``*``) cannot be a breakpoint's or ``until``'s node
-    (``None``: it can)."""
+def node_refusal(core: SessionCore, node: str, *, breakpoint: bool = False) -> str | None:
+    """Why ``node`` (a name, a path, or ``*``) cannot be ``until``'s node, or with
+    ``breakpoint`` a breakpoint's (``None``: it can)."""
     if node == ANY_NODE:
         return None
     if not is_path(node):
@@ -59,7 +66,16 @@ def node_refusal(core: SessionCore, node: str) -> str | None:
         return f"no node named {node!r} (nodes: {', '.join(core.node_names)})"
     if problem := check_path(core.topology, node):
         return problem
-    return _engine_refusal(core, node)
+    return _engine_refusal(core, node, () if breakpoint else (SUBGRAPH_STEP,))
+
+
+def break_refusal(core: SessionCore, node: str, condition: str | None) -> str | None:
+    """Why ``break``/``tbreak`` cannot take ``node`` (with ``condition``; ``None``: it can)."""
+    if problem := node_refusal(core, node, breakpoint=True):
+        return problem
+    if condition and is_path(node):
+        return f"a condition on a subgraph's node ({node!r}) is not built yet: break without one"
+    return None
 
 
 def channel_refusal(core: SessionCore, channel: str) -> str | None:
@@ -75,12 +91,12 @@ def channel_refusal(core: SessionCore, channel: str) -> str | None:
         return problem
     if subgraph_at(core.topology, frame) is None:
         return f"{where!r} runs no subgraph, so {channel!r} names no channel"
-    return _engine_refusal(core, channel)
+    return _engine_refusal(core, channel, (SUBGRAPH_STEP,))
 
 
-def _engine_refusal(core: SessionCore, name: str) -> str | None:
+def _engine_refusal(core: SessionCore, name: str, more: tuple[str, ...]) -> str | None:
     capabilities = core.engine.capabilities
-    reason = capabilities.why_not(SUBGRAPH)
+    reason = next(filter(None, map(capabilities.why_not, (SUBGRAPH, *more))), None)
     if reason is None:
         return None
     engine = capabilities.engine

@@ -25,6 +25,7 @@ from sgdebug.runtime._keywords import (
 from sgdebug.runtime.engine._drain import inherited_control
 from sgdebug.runtime.engine._forward import astream_events, nested_emitter, stream_events
 from sgdebug.runtime.engine._hooks import PauseHook
+from sgdebug.runtime.engine._inner_breaks import InnerBreaks, inherited, with_inner_breaks
 from sgdebug.runtime.engine._nesting import current_parent
 from sgdebug.runtime.engine._run import Run, RunOptions, Task
 from sgdebug.runtime.engine._stream import Emitter, anested_output, nested_output
@@ -94,6 +95,10 @@ class CompiledStateGraph(GraphPlan):
             context = schema(**context)
         before = request.interrupt_before or self.interrupt_before_nodes
         after = request.interrupt_after or self.interrupt_after_nodes
+        inner = inherited(parent)
+        if inner is not None and parent is not None:
+            frame = _subruns.recast(parent.namespace)
+            before, after = with_inner_breaks(inner, frame, before, after)
         run = Run(
             self,
             RunOptions(
@@ -102,7 +107,7 @@ class CompiledStateGraph(GraphPlan):
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
                 _watch(request.watch), request.durability, parent,
-                request.control or inherited_control(parent),
+                request.control or inherited_control(parent), inner,
             ),
         )  # fmt: skip
         where = _subruns.storage(self, parent, config)
@@ -128,9 +133,14 @@ class CompiledStateGraph(GraphPlan):
         hooks: Sequence[PauseHook] = (),
         context: Any = None,
         emit: Emitter | None = None,
+        inner_breaks: InnerBreaks | None = None,
     ) -> Run:
-        """A run of this graph on ``input``, not yet advanced (for debuggers)."""
-        return self._new_run(input, config, RunRequest(context, tuple(hooks), emit=emit))
+        """A run of this graph on ``input``, not yet advanced (for debuggers); it stops at
+        ``inner_breaks`` (nodes of subgraphs by path) too."""
+        run = self._new_run(input, config, RunRequest(context, tuple(hooks), emit=emit))
+        if inner_breaks is not None:
+            run.options.inner_breaks = inner_breaks
+        return run
 
     def next_tasks(self, config: dict[str, Any]) -> list[Task]:
         """The tasks (with inputs and triggers) of the step after the checkpoint ``config``

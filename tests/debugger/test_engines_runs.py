@@ -277,7 +277,7 @@ def test_info_names_the_engine_and_what_it_cannot_run(engine: EngineName) -> Non
     info = ok(session, "info")
     assert info.value.engine == engine
     assert info.message.startswith(f"Engine: {engine}: ")
-    missing = {"native": {"subgraph"}, "langgraph": {"task", "mutations", "subgraph"}}
+    missing = {"native": {"subgraph-step"}, "langgraph": {"task", "mutations", "subgraph"}}
     assert {feature for feature, _ in info.value.missing} == missing[engine]
 
 

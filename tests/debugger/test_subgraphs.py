@@ -6,7 +6,7 @@ import pytest
 
 from sgdebug.debugger.frame import current_frame
 from sgdebug.debugger.results import EngineName
-from sgdebug.debugger.subgraphs import SUBGRAPH
+from sgdebug.debugger.subgraphs import SUBGRAPH, SUBGRAPH_STEP
 from sgdebug.inspect.node_paths import check_path, frame_of, node_paths, subgraph_at
 from sgdebug.inspect.topology import topology
 from sgdebug.runtime.channels import MISSING
@@ -76,20 +76,27 @@ def test_an_unknown_path_is_refused_naming_what_exists(engine: EngineName) -> No
     assert [bp.number for bp in session.breakpoints] == [0]  # nothing was added
 
 
-@on_both
-@pytest.mark.parametrize(
-    "line", ["break before research/summarize", "tbreak after research/gather",
-             "until research/summarize", "watch research/notes"]
-)  # fmt: skip
-def test_stopping_inside_a_subgraph_is_refused_with_the_engines_reason(
-    engine: EngineName, line: str
+REFUSED_INSIDE = [
+    *((engine, line, SUBGRAPH) for engine in ("langgraph",) for line in (
+        "break before research/summarize", "tbreak after research/gather",
+        "until research/summarize", "watch research/notes")),
+    ("native", "until research/summarize", SUBGRAPH_STEP),
+    ("native", "watch research/notes", SUBGRAPH_STEP),
+]  # fmt: skip
+"""What each engine refuses inside a subgraph, and the feature whose reason it gives (the
+native engine's breakpoints there: tests/debugger/test_subgraph_breaks.py)."""
+
+
+@pytest.mark.parametrize(("engine", "line", "feature"), REFUSED_INSIDE)
+def test_what_an_engine_cannot_stop_at_inside_a_subgraph_is_refused_with_its_reason(
+    engine: EngineName, line: str, feature: str
 ) -> None:
     session = sample("nested", engine)
     ok(session, "restart")
     reason = session.view().engine
     assert reason is not None
-    why = reason.why_not(SUBGRAPH)
-    assert why  # neither engine stops inside a subgraph yet: it says so, never a dead breakpoint
+    why = reason.why_not(feature)
+    assert why  # it says so, never a dead breakpoint
     message = refused(session, line).message
     assert f"is inside a subgraph: not available on the {reason.engine} engine: {why}" in message
     assert [bp.number for bp in session.breakpoints] == [0]

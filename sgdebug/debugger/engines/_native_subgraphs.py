@@ -63,11 +63,17 @@ def report_inner_tasks(emit: Emitter | None, observer: Observer | None) -> None:
 
 
 def with_subgraph_states(
-    graph: Any, thread_id: str | None, checkpoint_id: str | None, tasks: tuple[TaskInfo, ...]
+    graph: Any,
+    thread_id: str | None,
+    checkpoint_id: str | None,
+    tasks: tuple[TaskInfo, ...],
+    *,
+    stopped: bool = False,
 ) -> tuple[TaskInfo, ...]:
     """``tasks`` with the snapshot of each subgraph one of them stopped in (an interrupt
-    inside it), read with ``get_state(subgraphs=True)``; unchanged when none did."""
-    if thread_id is None or not any(t.interrupts for t in tasks):
+    inside it, or with ``stopped`` a breakpoint), read with ``get_state(subgraphs=True)``;
+    unchanged when none did."""
+    if thread_id is None or not (stopped or any(t.interrupts for t in tasks)):
         return tasks
     if not has_subgraph_nodes(graph):
         return tasks

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sgdebug.debugger.engine import Capabilities, EngineRefused, Observer, Settled
+from sgdebug.debugger.engines import _native_breaks as breaks
 from sgdebug.debugger.engines import _native_subgraphs as inner
 from sgdebug.debugger.engines._native_history import history
 from sgdebug.debugger.history import config_for
@@ -31,7 +32,7 @@ from sgdebug.debugger.runinfo import (
     task_info,
 )
 from sgdebug.debugger.subframes import SubgraphStep, read_subgraph_steps
-from sgdebug.debugger.subgraphs import NATIVE_SUBGRAPH, SUBGRAPH
+from sgdebug.debugger.subgraphs import NATIVE_SUBGRAPH, SUBGRAPH_STEP
 from sgdebug.inspect import ChannelRow, LastChange, channel_rows, snapshot_channel_rows
 from sgdebug.runtime import (
     BaseHook,
@@ -52,7 +53,7 @@ from sgdebug.runtime.checkpoint import BaseCheckpointSaver, InMemorySaver
 __all__ = ["NativeEngine"]
 
 CAPABILITIES = Capabilities(
-    "native", "sgdebug.runtime (every feature)", ((SUBGRAPH, NATIVE_SUBGRAPH),)
+    "native", "sgdebug.runtime (every feature)", ((SUBGRAPH_STEP, NATIVE_SUBGRAPH),)
 )
 
 
@@ -167,7 +168,10 @@ class NativeEngine:
             return ()
         else:
             found = self._at().tasks
-        return inner.with_subgraph_states(self.compiled, self.thread_id, self.checkpoint_id, found)
+        inside = self.run is not None and self.run.status == "interrupted"  # (a breakpoint)
+        return inner.with_subgraph_states(
+            self.compiled, self.thread_id, self.checkpoint_id, found, stopped=inside
+        )
 
     def edit_frame(self, config: Mapping[str, Any], writes: Sequence[tuple[str, Any]]) -> None:
         inner.edit_frame(self.compiled, config, writes)
@@ -266,10 +270,11 @@ class NativeEngine:
             asked = f" of node {node!r}" if node else ""
             raise EngineRefused(f"no pending task{asked} (pending: {names})")
         self._hook.observer = observer
+        breaks.arm(run, observer)
         status = run.run_one(chosen)
         if status not in ("error", "interrupted") and run.phase == "commit":
             status = run.advance()
-        return self._settled(run, status)
+        return self._settled(run, status, observer)
 
     def retry(self, observer: Observer) -> Settled:
         run = self.run
@@ -348,12 +353,13 @@ class NativeEngine:
 
     def _advance(self, run: Run, observer: Observer) -> Settled:
         self._hook.observer = observer
+        breaks.arm(run, observer)
         try:
-            return self._settled(run, run.advance())
+            return self._settled(run, run.advance(), observer)
         finally:
             self._hook.observer = None
 
-    def _settled(self, run: Run, status: str) -> Settled:
+    def _settled(self, run: Run, status: str, observer: Observer) -> Settled:
         if status == "error":
             state = run.read_values(self.compiled.stream_keys)
             if run.failure is not None:
@@ -362,10 +368,19 @@ class NativeEngine:
             error = task.error if task is not None and task.error is not None else None
             info = error_info(error or RuntimeError(), task=task, step=run.step, state=state)
             return Settled("error", run.step, error=info)
+        if status == "interrupted" and not run.interrupts:  # a breakpoint inside a subgraph
+            return self._stopped_inside(run, observer)
         if status == "interrupted":
             return Settled("interrupted", run.step, tuple(run.interrupts))
         if status == "done":
             return Settled("done", run.step)
+        return Settled("paused", run.step)
+
+    def _stopped_inside(self, run: Run, observer: Observer) -> Settled:
+        """A subgraph's run stopped at a breakpoint: paused, the driver told which hit."""
+        inner.report_inner_tasks(run.emit, observer)  # (its task did not finish: no hook)
+        if self.thread_id is not None:
+            breaks.report(self.compiled, self.thread_id, run.step, observer)
         return Settled("paused", run.step)
 
     def _at(self) -> _Preview:

@@ -8,6 +8,7 @@ from typing import Any
 
 from sgdebug.runtime._control import RunControl
 from sgdebug.runtime.engine._hooks import PauseHook
+from sgdebug.runtime.engine._inner_breaks import InnerBreaks
 from sgdebug.runtime.engine._nesting import Parent
 from sgdebug.runtime.engine._stream import Emitter
 
@@ -37,3 +38,6 @@ class RunOptions:
     """The run and task this run is a subgraph of (``None`` for a root graph)."""
     control: RunControl | None = None
     """Asks the run to stop before its next step (``invoke(..., control=)``)."""
+    inner_breaks: InnerBreaks | None = None
+    """Breakpoints on subgraphs' nodes by path, inherited by every subgraph run
+    (:mod:`~sgdebug.runtime.engine._inner_breaks`; a debugger's)."""

@@ -1,0 +1,87 @@
+"""Breakpoints on a subgraph's nodes by path (``Run.options.inner_breaks``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from sgdebug.runtime import StateGraph
+from sgdebug.runtime.checkpoint import InMemorySaver
+from sgdebug.runtime.engine._inner_breaks import InnerBreaks
+from sgdebug.sample_graphs import nested
+from sgdebug.sample_graphs.nested import build
+
+
+def _nested() -> Any:
+    return build().compile(checkpointer=InMemorySaver())
+
+
+def _inner_state(graph: Any, config: dict[str, Any]) -> Any:
+    return graph.get_state(config, subgraphs=True).tasks[0].state
+
+
+def test_a_break_before_an_inner_node_stops_the_subgraph_and_its_parent_there() -> None:
+    graph, config = _nested(), {"configurable": {"thread_id": "t"}}
+    breaks = InnerBreaks(before=frozenset({"research/summarize"}))
+    run = graph.start(nested.EXAMPLE_INPUT, config, inner_breaks=breaks)
+    assert run.advance() == "interrupted"
+    assert run.interrupts == ()  # a breakpoint, not the subgraph's interrupt()
+    inner = _inner_state(graph, config)
+    assert inner.next == ("summarize",)
+    assert inner.values["notes"] == ["gather: how heat pumps work", "gather: what heat pumps cost"]
+    # resuming re-enters the subgraph past the breakpoint: on to summarize's interrupt()
+    resumed = graph.start(None, config, inner_breaks=breaks)
+    assert resumed.advance() == "interrupted"
+    assert [i.value["question"] for i in resumed.interrupts] == [nested.QUESTION]
+
+
+def test_a_break_after_an_inner_node_stops_once_it_has_run() -> None:
+    graph, config = _nested(), {"configurable": {"thread_id": "t"}}
+    run = graph.start(
+        nested.EXAMPLE_INPUT, config, inner_breaks=InnerBreaks(after=frozenset({"research/gather"}))
+    )
+    assert run.advance() == "interrupted"
+    assert run.interrupts == ()
+    inner = _inner_state(graph, config)
+    assert inner.next == ("summarize",)
+    assert len(inner.values["notes"]) == 2
+
+
+def test_paths_of_other_frames_and_runs_without_breaks_change_nothing() -> None:
+    graph, config = _nested(), {"configurable": {"thread_id": "t"}}
+    elsewhere = InnerBreaks(before=frozenset({"write/summarize", "research/nowhere"}))
+    run = graph.start(nested.EXAMPLE_INPUT, config, inner_breaks=elsewhere)
+    assert run.advance() == "interrupted"
+    assert [i.value["question"] for i in run.interrupts] == [nested.QUESTION]
+    plain = _nested().start(nested.EXAMPLE_INPUT, {"configurable": {"thread_id": "u"}})
+    assert plain.options.inner_breaks is None
+    assert plain.advance() == "interrupted" and plain.interrupts
+
+
+def test_breaks_set_on_a_live_run_reach_the_subgraph_runs_started_after() -> None:
+    graph, config = _nested(), {"configurable": {"thread_id": "t"}}
+    run = graph.start(nested.EXAMPLE_INPUT, config)
+    run.options.inner_breaks = InnerBreaks(before=frozenset({"research/gather"}))
+    assert run.advance() == "interrupted" and run.interrupts == ()
+    assert _inner_state(graph, config).next == ("gather",)
+
+
+def test_a_deeper_path_reaches_a_subgraph_of_a_subgraph() -> None:
+    outer = StateGraph(nested.State)
+    outer.add_node("outer", build().compile())
+    outer.set_entry_point("outer")
+    graph, config = (
+        outer.compile(checkpointer=InMemorySaver()),
+        {"configurable": {"thread_id": "t"}},
+    )
+    breaks = InnerBreaks(before=frozenset({"outer/research/summarize"}))
+    run = graph.start(nested.EXAMPLE_INPUT, config, inner_breaks=breaks)
+    assert run.advance() == "interrupted" and run.interrupts == ()
+    deep = _inner_state(graph, config).tasks[0].state
+    assert deep.next == ("summarize",)
+
+
+def test_an_inner_break_names_a_path() -> None:
+    with pytest.raises(ValueError, match="node path"):
+        InnerBreaks(before=frozenset({"summarize"}))
