@@ -12,7 +12,7 @@ and then every subgraph's, as LangGraph's in-memory saver does.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sgdebug.runtime.checkpoint._keys import split_thread_key, thread_key
@@ -27,6 +27,7 @@ __all__ = [
     "alist_tuples",
     "get_tuple",
     "list_tuples",
+    "select_records",
 ]
 
 CHECKPOINT_VERSION = 4
@@ -112,22 +113,35 @@ def list_tuples(
     first in each namespace (see :func:`_keys`): those whose metadata has every item of
     ``filter``, older than ``before``, at most ``limit`` of them."""
     configurable = _configurable(config)
-    only = configurable.get("checkpoint_id")
-    before_id = _configurable(before).get("checkpoint_id")
+    records = (r for key in _keys(saver, configurable) for r in saver.list_records(key))
+    only, before_id = configurable.get("checkpoint_id"), _configurable(before).get("checkpoint_id")
+    for record in select_records(records, only, before_id, filter, limit):
+        yield _tuple(saver, record)
+
+
+def select_records(
+    records: Iterable[CheckpointRecord],
+    only: str | None,
+    before_id: str | None,
+    filter: Mapping[str, Any] | None,
+    limit: int | None,
+) -> Iterator[CheckpointRecord]:
+    """The records of ``records`` (newest first) that a checkpoint listing keeps: the one
+    named ``only`` (if given), those older than ``before_id``, those whose metadata has
+    every item of ``filter``; at most ``limit`` of them."""
     count = 0
-    for key in _keys(saver, configurable):
-        for record in saver.list_records(key):
-            if only is not None and record.id != only:
-                continue
-            if before_id is not None and record.id >= before_id:
-                continue
-            metadata = record.metadata
-            if filter and any(metadata.get(k) != v for k, v in filter.items()):
-                continue
-            if limit is not None and count >= limit:
-                return
-            count += 1
-            yield _tuple(saver, record)
+    for record in records:
+        if only is not None and record.id != only:
+            continue
+        if before_id is not None and record.id >= before_id:
+            continue
+        metadata = record.metadata
+        if filter and any(metadata.get(k) != v for k, v in filter.items()):
+            continue
+        if limit is not None and count >= limit:
+            return
+        count += 1
+        yield record
 
 
 async def aget_tuple(

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime._constants import COPY, END, INPUT, INTERRUPT, ROOT, START
+from sgdebug.runtime.checkpoint._tuples import select_records
 from sgdebug.runtime.checkpoint.base import (
     SPECIAL_WRITES,
     BaseCheckpointSaver,
@@ -357,18 +358,8 @@ def get_state_history(
     """Every snapshot of the thread, newest first, across all branches."""
     thread_id, only_id = thread_of(config)
     before_id = ((before or {}).get("configurable") or {}).get("checkpoint_id")
-    count = 0
-    for record in graph.checkpointer.list_records(thread_id):
-        if before_id is not None and record.id >= before_id:
-            continue
-        if only_id is not None and record.id != only_id:
-            continue
-        metadata = record.metadata
-        if filter and any(metadata.get(k) != v for k, v in filter.items()):
-            continue
-        if limit is not None and count >= limit:
-            return
-        count += 1
+    records = graph.checkpointer.list_records(thread_id)
+    for record in select_records(records, only_id, before_id, filter, limit):
         yield snapshot(graph, record, latest=False)
 
 
