@@ -6,7 +6,7 @@ import dataclasses
 import inspect
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from sgdebug.runtime._constants import END, PULL, ROOT, START, TASKS, branch_channel
 from sgdebug.runtime.channels import (
@@ -65,7 +65,10 @@ class Reader:
         given = overrides or _NO_OVERRIDES
         values: dict[str, Any] = {}
         if self.plain:  # the usual reader, without the checks below
-            held = cast("Mapping[str, ValueChannel]", channels)
+            if TYPE_CHECKING:
+                held = cast("Mapping[str, ValueChannel]", channels)
+            else:  # (``cast`` is a call at run time: this is the hottest read of a step)
+                held = channels
             for key in self.keys:
                 value = given[key] if overrides and key in given else held[key].value
                 if value is not MISSING:
