@@ -3,12 +3,7 @@ shows. (How fast it appears is a goal of ``benchmarks/startup.py``, not a test.)
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
-REPO_ROOT = Path(__file__).resolve().parents[1]
+from .conftest import fresh_python_json
 
 # The chatbot demo as `sgdebug demo chatbot` opens it (a session in memory), its first
 # frame built, then one step (the input's messages merged) and its frame.
@@ -31,17 +26,7 @@ print(json.dumps({"before": before, "after": "langchain_core" in sys.modules,
 
 
 def _run(code: str) -> dict[str, object]:
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    found: dict[str, object] = json.loads(result.stdout.strip().splitlines()[-1])
+    found: dict[str, object] = fresh_python_json(code)
     return found
 
 

@@ -8,14 +8,9 @@ already imported can hide a leak.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+from .conftest import fresh_python_json
 
 # What a user of the runtime writes after porting: the public names and submodules.
 RUNTIME_IMPORT = (
@@ -36,18 +31,7 @@ def _probe(import_code: str) -> list[str]:
         "added = sorted({m.split('.')[0] for m in set(sys.modules) - before})\n"
         "print(json.dumps(added))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    added = json.loads(result.stdout.strip().splitlines()[-1])
-    return [str(name) for name in added]
+    return [str(name) for name in fresh_python_json(probe)]
 
 
 @pytest.mark.parametrize(
@@ -80,17 +64,7 @@ def _probe_modules(import_code: str) -> set[str]:
         f"exec({import_code!r})\n"
         "print(json.dumps(sorted(set(sys.modules) - before)))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    return {str(name) for name in json.loads(result.stdout.strip().splitlines()[-1])}
+    return {str(name) for name in fresh_python_json(probe)}
 
 
 # What the first screen of the TUI does not show: imported when the user opens it.
