@@ -15,6 +15,7 @@ from sgdebug.inspect import snapshot_changes
 from sgdebug.runtime import Command, Overwrite, Send, StateSnapshot
 
 __all__ = [
+    "pending_step",
     "LangGraphModel",
     "checkpoint_of",
     "history_entries",
@@ -23,6 +24,14 @@ __all__ = [
     "to_langgraph",
     "writers_of",
 ]
+
+
+def pending_step(snapshot: StateSnapshot | None) -> int:
+    """The superstep the tasks pending at ``snapshot`` belong to (-1 without one)."""
+    if snapshot is None:
+        return -1
+    return int((snapshot.metadata or {}).get("step", -1)) + 1
+
 
 PUSH = "__pregel_push"
 

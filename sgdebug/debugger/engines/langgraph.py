@@ -28,6 +28,7 @@ from sgdebug.debugger.engines._lg_model import (
     checkpoint_of,
     history_entries,
     is_push,
+    pending_step,
     replanned,
     to_langgraph,
     writers_of,
@@ -128,10 +129,7 @@ class LangGraphEngine:
 
     @property
     def step(self) -> int:
-        snap = self.snapshot()
-        if snap is None:
-            return -1
-        return int((snap.metadata or {}).get("step", -1)) + 1
+        return pending_step(self.snapshot())
 
     def values(self) -> Any:
         snap = self._shown()

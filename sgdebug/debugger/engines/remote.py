@@ -29,7 +29,12 @@ from typing import Any
 from sgdebug.debugger.engine import Capabilities, EngineRefused, Observer, Settled
 from sgdebug.debugger.engines import _lg_subgraphs as subgraphs
 from sgdebug.debugger.engines import _remote_convert as convert
-from sgdebug.debugger.engines._lg_model import checkpoint_of, history_entries, writers_of
+from sgdebug.debugger.engines._lg_model import (
+    checkpoint_of,
+    history_entries,
+    pending_step,
+    writers_of,
+)
 from sgdebug.debugger.engines._remote_client import Link, Server, ServerFault
 from sgdebug.debugger.engines._remote_model import RemoteModel
 from sgdebug.debugger.engines._remote_reads import Reads
@@ -136,10 +141,7 @@ class RemoteEngine:
 
     @property
     def step(self) -> int:
-        snap = self.snapshot()
-        if snap is None:
-            return -1
-        return int((snap.metadata or {}).get("step", -1)) + 1
+        return pending_step(self.snapshot())
 
     def values(self) -> Any:
         snap = self._shown()
