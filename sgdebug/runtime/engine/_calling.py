@@ -74,10 +74,7 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
     except Exception as exc:
         _failed(task, exc)
     except BaseException as exc:
-        if not user_cancelled(exc):
-            raise
-        task.error = NodeCancelledError(task.name)
-        task.error.__cause__ = exc
+        _cancelled(task, exc)
     finally:
         if messages is not None:
             messages.leave(streamed)
@@ -109,16 +106,22 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
     except Exception as exc:
         _failed(task, exc)
     except BaseException as exc:
-        if not user_cancelled(exc):
-            raise
-        task.error = NodeCancelledError(task.name)
-        task.error.__cause__ = exc
+        _cancelled(task, exc)
     finally:
         if messages is not None:
             messages.leave(streamed)
         leave_scope(token)
     if task.error is not None and task.node.policy is not None:
         await ahand_over(run, task, run_task, arun_task)
+
+
+def _cancelled(task: Task, exc: BaseException) -> None:
+    """A ``BaseException`` left the node: the node's own cancellation fails the task with
+    ``NodeCancelledError``; anything else (the run cancelled, KeyboardInterrupt) goes on."""
+    if not user_cancelled(exc):
+        raise exc
+    task.error = NodeCancelledError(task.name)
+    task.error.__cause__ = exc
 
 
 def _failed(task: Task, exc: Exception) -> None:
