@@ -2,9 +2,10 @@
 
 :func:`expand` returns a :class:`Topology` in which the ``subgraph`` node at a path is
 replaced by the nodes of its subgraph, named by their paths (``research/gather``): the edges
-into the node enter the subgraph's first nodes, the subgraph's edges to its END leave for
-the node's successors, and its own edges stay between its nodes. Any drawing of a topology
-draws the result, so the opened subgraph is laid out with the rest of the graph.
+into the node enter the subgraph's first nodes, the subgraph's edges to its END (and its
+nodes with no way on) leave for the node's successors, and its own edges stay between its
+nodes. Any drawing of a topology draws the result, so the opened subgraph is laid out with
+the rest of the graph.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def expand(topo: Topology, name: str) -> Topology:
         return join_path((name, inner_name))
 
     entries = [e for e in inner.edges if e.source == START]
-    exits = [e for e in inner.edges if e.target == END]
+    exits = _exits(inner)
     incoming = topo.edges_to(name)
     outgoing = topo.edges_from(name)
     edges = [e for e in topo.edges if name not in (e.source, e.target)]
@@ -84,6 +85,17 @@ def expand(topo: Topology, name: str) -> Topology:
         branches=_branches(topo, inner, name),
         joins=_joins(topo, inner, name),
     )
+
+
+def _exits(inner: Topology) -> list[TopologyEdge]:
+    """The subgraph's ways out: its edges to END, and a node with no edge or branch of its
+    own (the subgraph ends after it, as LangGraph ends a run when nothing is triggered)."""
+    exits = [e for e in inner.edges if e.target == END]
+    leaving = {e.source for e in inner.edges} | {b.source for b in inner.branches}
+    for node in inner.nodes:
+        if node.name not in (START, END, *leaving):
+            exits.append(TopologyEdge(node.name, END, "plain"))
+    return exits
 
 
 def _key(edge: TopologyEdge, order: dict[str, int]) -> tuple[int, int, str, str]:

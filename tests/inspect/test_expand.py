@@ -79,3 +79,23 @@ def test_nested_subgraphs_open_one_level_at_a_time(engine: Engine) -> None:
     assert expand_all(topo, ["nope", "a"]) == topo  # not subgraphs: nothing opens
     with pytest.raises(ValueError, match="'a' is not a subgraph node"):
         expand(topo, "a")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_inner_node_without_a_way_on_leaves_for_the_parents_successors(engine: Engine) -> None:
+    """A subgraph ending after ``ask`` (no edge to END: nothing else is triggered) still
+    leads to the node after it in the parent once opened."""
+    lg = api(engine)
+    inner = lg.StateGraph(S)
+    inner.add_node("draft", lambda s: {"x": 1})
+    inner.add_node("ask", lambda s: {"x": 2})
+    inner.add_edge(lg.START, "draft")
+    inner.add_edge("draft", "ask")
+    parent = lg.StateGraph(S)
+    parent.add_node("review", inner.compile())
+    parent.add_node("finish", lambda s: {"x": 3})
+    parent.add_edge(lg.START, "review")
+    parent.add_edge("review", "finish")
+    opened = expand(topology(parent.compile()), "review")
+    assert ("review/ask", "finish", "plain") in pairs(opened)
+    assert ("review/draft", "finish", "plain") not in pairs(opened)
