@@ -6,7 +6,7 @@ from sgdebug.debugger.frame import current_frame
 from sgdebug.runtime.channels import MISSING
 
 from .engine_scenarios import hits, sample, stopped, values
-from .helpers import ok, refused
+from .helpers import ok
 
 NOTES = ["gather: how heat pumps work", "gather: what heat pumps cost"]
 
@@ -70,10 +70,3 @@ def test_a_disabled_or_deleted_inner_breakpoint_no_longer_stops_the_run() -> Non
     ok(session, "delete 1")
     ok(session, "restart")
     assert stopped(ok(session, "continue")) == ("interrupted", "interrupt", 2)
-
-
-def test_a_condition_on_an_inner_breakpoint_is_refused_for_now() -> None:
-    session = sample("nested", "native")
-    message = refused(session, "break before research/summarize if len(notes) > 1").message
-    assert "a condition on a subgraph's node ('research/summarize') is not built yet" in message
-    assert [bp.number for bp in session.breakpoints] == [0]

@@ -81,10 +81,10 @@ REFUSED_INSIDE = [
         "break before research/summarize", "tbreak after research/gather",
         "until research/summarize", "watch research/notes")),
     ("native", "until research/summarize", SUBGRAPH_STEP),
-    ("native", "watch research/notes", SUBGRAPH_STEP),
 ]  # fmt: skip
 """What each engine refuses inside a subgraph, and the feature whose reason it gives (the
-native engine's breakpoints there: tests/debugger/test_subgraph_breaks.py)."""
+native engine's breakpoints there: tests/debugger/test_subgraph_breaks.py; its conditions
+and watches there: tests/debugger/test_subgraph_watch.py)."""
 
 
 @pytest.mark.parametrize(("engine", "line", "feature"), REFUSED_INSIDE)

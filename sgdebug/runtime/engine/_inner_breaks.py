@@ -9,6 +9,10 @@ at its checkpoint and its parent stops too (``GraphInterrupt`` with no interrupt
 resuming re-enters the subgraph there, past the breakpoint. The root's value is read
 when each subgraph run starts, so replacing it on a live run takes effect from the next
 subgraph run. A run without them pays one ``None`` check.
+
+A path whose last part is ``*`` (``research/*``) names every node of that frame (the
+subgraph run gets ``"*"``, as ``interrupt_after="*"``): a debugger that watches a
+subgraph's channel stops after each of its supersteps and compares.
 """
 
 from __future__ import annotations
@@ -20,10 +24,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._nesting import Parent
 
-__all__ = ["PATH_SEP", "InnerBreaks", "Interrupts", "inherited", "with_inner_breaks"]
+__all__ = ["EVERY_NODE", "PATH_SEP", "InnerBreaks", "Interrupts", "inherited", "with_inner_breaks"]
 
 PATH_SEP = "/"
 """Joins the node names of a path from the root graph."""
+EVERY_NODE = "*"
+"""The last part of a path naming every node of its frame (``research/*``)."""
 
 Interrupts = Sequence[str] | str
 """A run's ``interrupt_before``/``interrupt_after``: node names, or ``"*"``."""
@@ -34,7 +40,7 @@ class InnerBreaks:
     """Nodes of subgraphs to stop before or after, by path from the root graph."""
 
     before: frozenset[str] = frozenset()
-    """Paths to stop before (``"research/summarize"``)."""
+    """Paths to stop before (``"research/summarize"``; ``"research/*"``: every node)."""
     after: frozenset[str] = frozenset()
     """Paths to stop after."""
 
@@ -74,4 +80,6 @@ def with_inner_breaks(
 def _merged(given: Interrupts, more: tuple[str, ...]) -> Interrupts:
     if isinstance(given, str) or not more:
         return given
+    if EVERY_NODE in more:
+        return EVERY_NODE
     return (*given, *(n for n in more if n not in given))
