@@ -58,7 +58,10 @@ def test_a_false_condition_lets_the_run_go_on_and_stores_what_a_run_without_it_s
     # no stop at the breakpoint: on to summarize's interrupt(), as without it
     assert stopped(asked) == ("interrupted", "interrupt", 2) == stopped(asked_plain)
     assert hits(session)[1] == 0
-    assert "in subgraph research: gather wrote notes" in asked.notes  # gather ran, once
+    assert asked.ran == (  # gather ran, once
+        "in subgraph research: gather wrote notes",
+        "in subgraph research: summarize called interrupt()",
+    )
     # the history: the root's three snapshots and the subgraph's three checkpoints, as
     # without the breakpoint (re-entering past it stores nothing new)
     assert tree(session) == tree(plain)
