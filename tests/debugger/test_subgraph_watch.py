@@ -195,3 +195,30 @@ def test_an_older_snapshot_or_a_plain_pause_is_no_subgraph_stop() -> None:
     back = ok(plain, "goto 2")
     assert back.stop is not None and back.stop.kind == "goto"
     assert current_frame(plain).breadcrumb == ""  # the root frame: no breadcrumb
+
+
+def test_a_breakpoint_the_subgraph_was_compiled_with_stops_even_where_a_condition_is_false() -> (
+    None
+):
+    from sgdebug.runtime import START, StateGraph
+    from sgdebug.sample_graphs import nested
+
+    from .engine_scenarios import session_on
+
+    builder = StateGraph(nested.State)
+    builder.add_node("plan", nested.plan)
+    research = nested.build_research().compile(interrupt_before=["summarize"])
+    builder.add_node("research", research)
+    builder.add_node("write", nested.write)
+    builder.add_edge(START, "plan")
+    builder.add_edge("plan", "research")
+    builder.add_edge("research", "write")
+    session = session_on(builder.compile(), "native", nested.EXAMPLE_INPUT)
+    ok(session, "break after research/gather if False")  # the same place: summarize next
+    ok(session, "restart")
+    stop = ok(session, "continue")
+    assert stopped(stop) == ("paused", "breakpoint", 2)
+    assert stop.stop is not None and stop.stop.hits == ()
+    assert stop.message == "Stopped before step 2 at a breakpoint a subgraph was compiled with."
+    assert current_frame(session).breadcrumb == "parent \u203a research"
+    assert stopped(ok(session, "continue")) == ("interrupted", "interrupt", 2)
