@@ -222,3 +222,26 @@ def test_a_breakpoint_the_subgraph_was_compiled_with_stops_even_where_a_conditio
     assert stop.message == "Stopped before step 2 at a breakpoint a subgraph was compiled with."
     assert current_frame(session).breadcrumb == "parent \u203a research"
     assert stopped(ok(session, "continue")) == ("interrupted", "interrupt", 2)
+
+
+def test_a_watch_and_a_condition_two_subgraphs_deep() -> None:
+    from sgdebug.runtime import START, StateGraph
+    from sgdebug.sample_graphs import nested
+
+    from .engine_scenarios import session_on
+
+    outer = StateGraph(nested.State)
+    outer.add_node("outer", nested.build().compile())
+    outer.add_edge(START, "outer")
+    session = session_on(outer.compile(), "native", nested.EXAMPLE_INPUT)
+    assert (
+        "its channels: topic, notes, summary" in refused(session, "watch outer/research/x").message
+    )
+    ok(session, "watch outer/research/notes if len(new) == 2")
+    ok(session, "break before outer/research/summarize if notes and topic")
+    ok(session, "restart")
+    stop = ok(session, "continue")
+    assert stop.stop is not None
+    assert [h.breakpoint.number for h in stop.stop.hits] == [2, 1]
+    assert current_frame(session).breadcrumb == "parent \u203a outer \u203a research"
+    assert stopped(ok(session, "continue")) == ("interrupted", "interrupt", 1)
