@@ -3,7 +3,8 @@ research/summarize if len(notes) > 1``, ``watch research/notes``."""
 
 from __future__ import annotations
 
-from typing import Any
+import operator
+from typing import Annotated, Any, TypedDict
 
 from sgdebug.debugger import Session
 from sgdebug.debugger.frame import current_frame
@@ -245,3 +246,42 @@ def test_a_watch_and_a_condition_two_subgraphs_deep() -> None:
     assert [h.breakpoint.number for h in stop.stop.hits] == [2, 1]
     assert current_frame(session).breadcrumb == "parent \u203a outer \u203a research"
     assert stopped(ok(session, "continue")) == ("interrupted", "interrupt", 1)
+
+
+class Log(TypedDict, total=False):
+    log: Annotated[list[str], operator.add]
+
+
+def _beside_a_subgraph() -> Any:
+    """``a``, then ``sub`` (``i1 -> i2``) and ``side`` in one step, all appending to ``log``."""
+    from sgdebug.runtime import START, StateGraph
+
+    def node(name: str) -> Any:
+        return lambda state: {"log": [name]}
+
+    sub = StateGraph(Log)
+    sub.add_node("i1", node("i1"))
+    sub.add_node("i2", node("i2"))
+    sub.add_edge(START, "i1")
+    sub.add_edge("i1", "i2")
+    top = StateGraph(Log)
+    top.add_node("a", node("a"))
+    top.add_node("sub", sub.compile())
+    top.add_node("side", node("side"))
+    top.add_edge(START, "a")
+    top.add_edge("a", "sub")
+    top.add_edge("a", "side")
+    return top.compile()
+
+
+def test_going_on_past_a_stop_applies_a_sibling_tasks_writes_once() -> None:
+    from .engine_scenarios import session_on
+
+    plain = _beside_a_subgraph().invoke({"log": []})
+    assert plain == {"log": ["a", "side", "a", "i1", "i2"]}  # (sub writes back its whole log)
+    for line in ("break after sub/i1 if False", "watch sub/log if False"):
+        session = session_on(_beside_a_subgraph(), "native", {"log": []})
+        ok(session, line)
+        ok(session, "restart")
+        assert ok(session, "continue").status == "done"
+        assert values(session) == plain, line

@@ -364,8 +364,7 @@ class NativeEngine:
         while status == "interrupted" and not run.interrupts:  # a stop inside a subgraph
             if self._stays_inside(run, observer):
                 return Settled("paused", run.step)
-            breaks.arm(run, observer)
-            status = run.advance()  # no breakpoint fired there: re-enter past it
+            run, status = self._reentered(observer)  # no breakpoint fired there: go past it
         if status == "error":
             state = run.read_values(self.compiled.stream_keys)
             if run.failure is not None:
@@ -379,6 +378,22 @@ class NativeEngine:
         if status == "done":
             return Settled("done", run.step)
         return Settled("paused", run.step)
+
+    def _reentered(self, observer: Observer) -> tuple[Run, str]:
+        """Past a stop inside a subgraph: a new run from the checkpoint it stopped at, as
+        ``invoke(None)`` goes on (the stopped run holds the writes of the step's finished
+        tasks: going on with it would apply them twice), its step planned again quietly
+        (the observer saw that plan), then advanced for ``observer``."""
+        assert self.thread_id is not None
+        self.drop()
+        self.start(self.thread_id, None, None)  # (the latest: a checkpoint id would replay)
+        run = self.run
+        assert run is not None
+        self._hook.observer = _Quiet()
+        run.advance()  # (to its first plan)
+        self._hook.observer = observer
+        breaks.arm(run, observer)
+        return run, run.advance()
 
     def _stays_inside(self, run: Run, observer: Observer) -> bool:
         """A subgraph's run stopped at a breakpoint: whether the driver keeps the stop (it
