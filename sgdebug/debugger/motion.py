@@ -307,12 +307,12 @@ class MotionVerbs:
         branch = self.branch_note()
         notes = (
             *((branch,) if branch else ()),
-            *(_describe_inner(t) for t in self.core.driver.inner),
             *(_describe_subgraph(t) for t in self.core.engine.tasks() if t.subgraph),
             *(_describe_mutation(m) for m in self.core.engine.collect_mutations()),
         )
+        ran = tuple(_describe_inner(t) for t in self.core.driver.inner)
         outcome = Outcome(
-            command, True, new_status, describe_stop(stop), stop, None, commits, notes
+            command, True, new_status, describe_stop(stop), stop, None, commits, notes, ran=ran
         )
         return self.core.publish(outcome)
 

@@ -289,4 +289,4 @@ def format_outcome(outcome: Outcome) -> str:
         if error is not None and error.traceback:
             parts.append(error.traceback.rstrip())
     parts.extend(outcome.notes)
-    return "\n".join(parts)
+    return "\n".join((*outcome.ran, *parts))

@@ -139,3 +139,19 @@ def test_a_wildcard_covers_the_nodes_a_subgraph_was_compiled_to_stop_at() -> Non
     breaks = InnerBreaks(before=frozenset({"research/*", "research/gather"}))
     assert with_inner_breaks(breaks, ("research",), ("summarize",), ()) == ("*", ())
     assert with_inner_breaks(breaks, ("other",), ("x",), "*") == (("x",), "*")
+
+
+def test_a_wildcard_path_stops_after_every_superstep_of_that_frame_only() -> None:
+    graph, config = _nested(), {"configurable": {"thread_id": "t"}}
+    breaks = InnerBreaks(after=frozenset({"research/*"}))
+    stops: list[tuple[int, tuple[str, ...]]] = []
+    run = graph.start(nested.EXAMPLE_INPUT, config, inner_breaks=breaks)
+    while run.advance() == "interrupted" and not run.interrupts:
+        inner = _inner_state(graph, config)
+        stops.append((inner.metadata["step"], inner.next))
+        run = graph.start(None, config, inner_breaks=breaks)
+    # after gather (step 1: summarize next); summarize asks before it can commit
+    assert stops == [(1, ("summarize",))]
+    assert [i.value["question"] for i in run.interrupts] == [nested.QUESTION]
+    assert breaks.nodes_in(("research",)) == ((), ("*",))
+    assert breaks.nodes_in(("research", "deeper")) == ((), ())

@@ -360,6 +360,11 @@ class NativeEngine:
             self._hook.observer = None
 
     def _settled(self, run: Run, status: str, observer: Observer) -> Settled:
+        while status == "interrupted" and not run.interrupts:  # a stop inside a subgraph
+            if self._stays_inside(run, observer):
+                return Settled("paused", run.step)
+            breaks.arm(run, observer)
+            status = run.advance()  # no breakpoint fired there: re-enter past it
         if status == "error":
             state = run.read_values(self.compiled.stream_keys)
             if run.failure is not None:
@@ -368,20 +373,19 @@ class NativeEngine:
             error = task.error if task is not None and task.error is not None else None
             info = error_info(error or RuntimeError(), task=task, step=run.step, state=state)
             return Settled("error", run.step, error=info)
-        if status == "interrupted" and not run.interrupts:  # a breakpoint inside a subgraph
-            return self._stopped_inside(run, observer)
         if status == "interrupted":
             return Settled("interrupted", run.step, tuple(run.interrupts))
         if status == "done":
             return Settled("done", run.step)
         return Settled("paused", run.step)
 
-    def _stopped_inside(self, run: Run, observer: Observer) -> Settled:
-        """A subgraph's run stopped at a breakpoint: paused, the driver told which hit."""
+    def _stays_inside(self, run: Run, observer: Observer) -> bool:
+        """A subgraph's run stopped at a breakpoint: whether the driver keeps the stop (it
+        is told which breakpoints fired)."""
         inner.report_inner_tasks(run.emit, observer)  # (its task did not finish: no hook)
-        if self.thread_id is not None:
-            breaks.report(self.compiled, self.thread_id, run.step, observer)
-        return Settled("paused", run.step)
+        if self.thread_id is None:
+            return True
+        return breaks.report(self.compiled, self.thread_id, run.step, observer)
 
     def _at(self) -> _Preview:
         """The current snapshot as stored (cached until the position changes)."""
