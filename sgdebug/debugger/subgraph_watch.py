@@ -19,7 +19,7 @@ stores nothing LangGraph would not have stored anyway.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.debugger.breakpoints import Breakpoint, BreakpointTable
@@ -29,7 +29,8 @@ from sgdebug.debugger.evaluation import (
     unknown_names,
     value_classes,
 )
-from sgdebug.debugger.subframes import breadcrumb, subgraph_of
+from sgdebug.debugger.results import Hit
+from sgdebug.debugger.subframes import breadcrumb, frame_chain, subgraph_of
 from sgdebug.inspect.node_paths import PATH_SEP, join_path, split_path
 from sgdebug.runtime.channels import MISSING
 
@@ -45,6 +46,8 @@ __all__ = [
     "condition_refusal",
     "frame_channels",
     "frame_graph",
+    "standing_stop",
+    "stop_in_frame",
     "watch_changes",
 ]
 
@@ -150,6 +153,36 @@ _Versions = tuple[Mapping[str, Any], Mapping[str, Any]]
 _Values = tuple[Mapping[str, Any], Mapping[str, Any]]
 
 
+def stop_in_frame(
+    graph: Any, frame: tuple[str, ...], snap: Any, table: BreakpointTable
+) -> InnerStop:
+    """The stop of the subgraph at ``frame`` (of the root ``graph``), standing at ``snap``,
+    and the path breakpoints of ``table`` that may fire there: ``before`` ones on the nodes
+    it runs next, ``after`` ones on those of the step it just committed, watches on the
+    channels that step changed."""
+    previous = graph.get_state(snap.parent_config) if snap.parent_config is not None else None
+    ran = tuple(previous.next) if previous is not None else ()
+    hits = [*table.matching_nodes("before", sorted(_paths(frame, snap.next)))]
+    hits += table.matching_nodes("after", sorted(_paths(frame, ran)))
+    nodes = tuple((bp, matched) for bp, matched in hits if PATH_SEP in bp.target)
+    changes: tuple[WatchHit, ...] = ()
+    if previous is not None:
+        saver = graph.checkpointer
+        versions = (_versions(saver, snap.parent_config), _versions(saver, snap.config))
+        changes = watch_changes(table, frame, versions, (previous.values, snap.values))
+    compiled = compiled_here(frame_graph(graph, frame), snap.next, ran)
+    return InnerStop(frame, snap.values, snap, nodes, changes, compiled)
+
+
+def _versions(saver: Any, config: Any) -> Mapping[str, Any]:
+    found = saver.get_tuple(config)
+    return found.checkpoint["channel_versions"] if found is not None else {}
+
+
+def _paths(frame: tuple[str, ...], names: Iterable[str]) -> set[str]:
+    return {join_path((*frame, name)) for name in names}
+
+
 def compiled_here(graph: Any, upcoming: Iterable[str], ran: Iterable[str]) -> bool:
     """Whether ``graph`` was compiled to stop before one of ``upcoming`` or after one of
     ``ran`` (``interrupt_before``/``interrupt_after``)."""
@@ -163,3 +196,25 @@ def _names_in(compiled: Sequence[str] | str, names: Iterable[str]) -> bool:
         return False
     listed = list(names)
     return bool(listed) if compiled == "*" else any(n in compiled for n in listed)
+
+
+def standing_stop(core: SessionCore) -> tuple[Hit, ...] | None:
+    """The breakpoints the stored position stands stopped at inside a subgraph (a session
+    file reopened there, or ``goto`` its latest snapshot), as hits; ``None`` when it does
+    not stand inside one at a breakpoint of the session's (an interrupt() there is told as
+    such; the frame is shown either way).
+
+    Conditions are not evaluated again (the run stopped there, so they held; a held one
+    from the file is still named): a breakpoint is named when its place matches."""
+    chain = frame_chain(core.engine.model, core.engine.tasks())
+    if not chain or chain[-1].snapshot.interrupts:
+        return None
+    inner = chain[-1]
+    named = BreakpointTable(
+        replace(bp, enabled=True) for bp in core.table.all if bp.enabled or bp.held
+    )
+    stop = stop_in_frame(core.engine.graph, inner.path, inner.snapshot, named)
+    numbered = {bp.number: bp for bp in core.table.all}
+    hits = [Hit(numbered[bp.number], nodes) for bp, nodes in stop.nodes]
+    hits += [Hit(numbered[bp.number], old=old, new=new) for bp, old, new in stop.changes]
+    return tuple(hits) or None

@@ -162,3 +162,63 @@ def test_the_langgraph_engine_still_refuses_them_with_its_reason() -> None:
     session = sample("nested", "langgraph")
     for line in ("watch research/notes", "break before research/summarize if notes"):
         assert "not available on the langgraph engine" in refused(session, line).message
+
+
+def test_going_back_to_a_stop_inside_a_subgraph_shows_that_stop_and_re_enters_it() -> None:
+    session, stop = _to_the_question("break before research/summarize if len(notes) > 1")
+    assert stopped(stop) == ("paused", "breakpoint", 2)
+    ok(session, "goto 0")
+    back = ok(session, "goto 2")  # the latest snapshot: where the run stopped inside
+    assert back.stop is not None
+    assert (back.stop.kind, [h.breakpoint.number for h in back.stop.hits]) == ("breakpoint", [1])
+    assert back.message.endswith(
+        "\nStopped before step 2 at breakpoint 1 (before research/summarize if len(notes) > 1)."
+    )
+    frame = current_frame(session)
+    assert frame.breadcrumb == "parent \u203a research"
+    assert [(t.name, t.status) for t in frame.tasks] == [("summarize", "pending")]
+    assert hits(session)[1] == 1  # named again, not hit again
+    asked = ok(session, "continue")  # re-enters the subgraph at its checkpoint
+    assert stopped(asked) == ("interrupted", "interrupt", 2)
+    assert asked.ran == ("in subgraph research: summarize called interrupt()",)  # not gather
+
+
+def test_an_older_snapshot_or_a_plain_pause_is_no_subgraph_stop() -> None:
+    session, _stop = _to_the_question("break before research/summarize")
+    older = ok(session, "goto 1")
+    assert older.stop is not None and older.stop.kind == "goto"
+    assert "Stopped" not in older.message
+    plain = sample("nested", "native")
+    ok(plain, "restart")
+    ok(plain, "step")
+    ok(plain, "step")  # paused before step 2 (research), not inside it
+    back = ok(plain, "goto 2")
+    assert back.stop is not None and back.stop.kind == "goto"
+    assert current_frame(plain).breadcrumb == ""  # the root frame: no breadcrumb
+
+
+def test_a_breakpoint_the_subgraph_was_compiled_with_stops_even_where_a_condition_is_false() -> (
+    None
+):
+    from sgdebug.runtime import START, StateGraph
+    from sgdebug.sample_graphs import nested
+
+    from .engine_scenarios import session_on
+
+    builder = StateGraph(nested.State)
+    builder.add_node("plan", nested.plan)
+    research = nested.build_research().compile(interrupt_before=["summarize"])
+    builder.add_node("research", research)
+    builder.add_node("write", nested.write)
+    builder.add_edge(START, "plan")
+    builder.add_edge("plan", "research")
+    builder.add_edge("research", "write")
+    session = session_on(builder.compile(), "native", nested.EXAMPLE_INPUT)
+    ok(session, "break after research/gather if False")  # the same place: summarize next
+    ok(session, "restart")
+    stop = ok(session, "continue")
+    assert stopped(stop) == ("paused", "breakpoint", 2)
+    assert stop.stop is not None and stop.stop.hits == ()
+    assert stop.message == "Stopped before step 2 at a breakpoint a subgraph was compiled with."
+    assert current_frame(session).breadcrumb == "parent \u203a research"
+    assert stopped(ok(session, "continue")) == ("interrupted", "interrupt", 2)

@@ -22,15 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from sgdebug.debugger.breakpoints import BreakpointTable
 from sgdebug.debugger.history import config_for
-from sgdebug.debugger.subgraph_watch import (
-    InnerStop,
-    WatchHit,
-    armed_frames,
-    compiled_here,
-    frame_graph,
-    watch_changes,
-)
-from sgdebug.inspect.node_paths import join_path
+from sgdebug.debugger.subgraph_watch import InnerStop, armed_frames, stop_in_frame
 from sgdebug.runtime import Run, StateSnapshot
 from sgdebug.runtime.engine._inner_breaks import EVERY_NODE, PATH_SEP, InnerBreaks
 
@@ -80,34 +72,12 @@ def report(graph: Any, thread_id: str, step: int, observer: Any) -> bool:
 
 def inner_stop(graph: Any, thread_id: str, table: BreakpointTable) -> InnerStop:
     """Where the run of ``thread_id`` stopped inside a subgraph (the innermost one that
-    stopped) and the path breakpoints of ``table`` that may fire there: ``before`` ones on
-    the nodes it runs next, ``after`` ones on those of the step it just committed, watches
-    on the channels that step changed."""
+    stopped) and the path breakpoints of ``table`` that may fire there
+    (:func:`~sgdebug.debugger.subgraph_watch.stop_in_frame`)."""
     found = _innermost(graph.get_state(config_for(thread_id, None), subgraphs=True))
     if found is None:
         return InnerStop((), {}, None)
-    frame, snap = found
-    previous = graph.get_state(snap.parent_config) if snap.parent_config is not None else None
-    ran = tuple(previous.next) if previous is not None else ()
-    hits = [*table.matching_nodes("before", sorted(_paths(frame, snap.next)))]
-    hits += table.matching_nodes("after", sorted(_paths(frame, ran)))
-    nodes = tuple((bp, matched) for bp, matched in hits if PATH_SEP in bp.target)
-    changes: tuple[WatchHit, ...] = ()
-    if previous is not None:
-        saver = graph.checkpointer
-        versions = (_versions(saver, snap.parent_config), _versions(saver, snap.config))
-        changes = watch_changes(table, frame, versions, (previous.values, snap.values))
-    compiled = compiled_here(frame_graph(graph, frame), snap.next, ran)
-    return InnerStop(frame, snap.values, snap, nodes, changes, compiled)
-
-
-def _versions(saver: Any, config: Any) -> Any:
-    found = saver.get_tuple(config)
-    return found.checkpoint["channel_versions"] if found is not None else {}
-
-
-def _paths(frame: tuple[str, ...], names: Any) -> set[str]:
-    return {join_path((*frame, name)) for name in names}
+    return stop_in_frame(graph, *found, table)
 
 
 def _innermost(full: StateSnapshot) -> tuple[tuple[str, ...], StateSnapshot] | None:

@@ -162,13 +162,12 @@ class NativeEngine:
         return self._at().snapshot.values
 
     def tasks(self) -> tuple[TaskInfo, ...]:
-        if self.run is not None:
-            found = tuple(task_info(t) for t in self.run.tasks)
-        elif self.thread_id is None or self.cursor is None:
-            return ()
-        else:
-            found = self._at().tasks
-        inside = self.run is not None and self.run.status == "interrupted"  # (a breakpoint)
+        if self.run is None:
+            if self.thread_id is None or self.cursor is None:
+                return ()
+            return self._at().tasks  # (with the subgraph states it stands in)
+        found = tuple(task_info(t) for t in self.run.tasks)
+        inside = self.run.status == "interrupted"  # (an interrupt or a breakpoint)
         return inner.with_subgraph_states(
             self.compiled, self.thread_id, self.checkpoint_id, found, stopped=inside
         )
@@ -340,7 +339,9 @@ class NativeEngine:
     def materialise(self) -> None:
         if self.run is None:
             assert self.thread_id is not None
-            self.start(self.thread_id, None, self.cursor)
+            # From the latest snapshot the thread goes on (a subgraph it stopped inside is
+            # re-entered at its checkpoint); naming a checkpoint replays from it (a fork).
+            self.start(self.thread_id, None, None if self.is_latest() else self.cursor)
 
     def _run(self) -> Run:
         """The live run, created from the current snapshot (paused at its plan) if needed."""
@@ -456,6 +457,8 @@ def _preview(
     tasks = tuple(
         pregel_task_info(t, *inputs.get(t.id, (None, ())), latest=latest) for t in snapshot.tasks
     )
+    if latest:  # where the thread stands: inside the subgraphs its pending tasks stopped in
+        tasks = inner.with_subgraph_states(graph, thread_id, checkpoint_id, tasks, stopped=True)
     metadata = snapshot.metadata or {}
     step = int(metadata.get("step", -1)) + 1
     interrupts = tuple(snapshot.interrupts) if latest else ()
