@@ -69,6 +69,7 @@ def _take(source: str, *names: str) -> tuple[Export, ...]:
 
 _RT: Final = "sgdebug.runtime"
 _CHANNELS: Final = "sgdebug.runtime.channels"
+_CACHE: Final = "sgdebug.runtime.cache"
 _TYPES_UPSTREAM: Final = (
     "All", "Checkpointer", "StreamMode", "StreamWriter", "StreamPart", "ValuesStreamPart",
     "UpdatesStreamPart", "MessagesStreamPart", "CustomStreamPart", "CheckpointStreamPart",
@@ -125,6 +126,7 @@ _MODULES: Final = (
         _take(_RT, "Send", "Command", "Overwrite", "interrupt", "Interrupt", "StateSnapshot")
         + _take(_RT, "PregelTask", "StreamWriter")
         + _take("sgdebug.runtime.types", "StateUpdate", "RetryPolicy", "TimeoutPolicy")
+        + _take(_CACHE, "CachePolicy")
         + _take("sgdebug.runtime._stream_out", "GraphOutput"),
         _TYPES_UPSTREAM,
     ),
@@ -166,6 +168,16 @@ _MODULES: Final = (
         _take("sgdebug.runtime.managed", "IsLastStep", "RemainingSteps"),
         ("IsLastStep", "RemainingSteps"),
         package=True,
+    ),
+    AliasModule("langgraph.cache", (), (), package=True),
+    AliasModule(
+        "langgraph.cache.base",
+        _take(_CACHE, "BaseCache", "FullKey", "Namespace"),
+        ("BaseCache", "FullKey", "Namespace"),
+        package=True,
+    ),
+    AliasModule(
+        "langgraph.cache.memory", _take(_CACHE, "InMemoryCache"), ("InMemoryCache",), package=True
     ),
     AliasModule("langgraph.checkpoint", (), (), package=True),
     AliasModule(

@@ -193,7 +193,7 @@ def test_every_alias_module_has_all_and_mirrors_langgraph(
 @pytest.mark.parametrize(
     ("statement", "missing"),
     [
-        ("import langgraph.types as t; t.CachePolicy", "langgraph.types.CachePolicy"),
+        ("import langgraph.types as t; t.TracePolicy", "langgraph.types.TracePolicy"),
         ("import langgraph.graph as g; g.MessageGraph", "langgraph.graph.MessageGraph"),
         (
             "from langgraph.types import PregelExecutableTask",

@@ -18,6 +18,7 @@ from sgdebug.runtime._constants import INTERRUPT
 from sgdebug.runtime.engine._apply import (
     step_writes,
 )
+from sgdebug.runtime.engine._cached import aremember, areplay, remember, replay
 from sgdebug.runtime.engine._calling import arun_task, run_task
 from sgdebug.runtime.engine._context import SCOPE, TaskScope
 from sgdebug.runtime.engine._drain import check_drain
@@ -122,7 +123,7 @@ class Run(RunState):
                 phase = self.phase
             if phase == "execute":
                 tasks = self.tasks
-                if not inline or len(tasks) != 1 or tasks[0].done:
+                if not inline or len(tasks) != 1 or tasks[0].done or self.graph.cache is not None:
                     return None
                 status = self._run_here(tasks[0], quiet)
                 if status is not None:
@@ -188,8 +189,14 @@ class Run(RunState):
         if self.phase != "execute" or task not in self.tasks or task.done:
             raise ValueError(f"task {task.name!r} is not pending in this step")
         self.status = "running"
-        self.run_task(task)
-        paused = self.finish_execute([task])
+        ran, keyed = [task], None
+        if self.graph.cache is not None:
+            ran, keyed = replay(self, ran)
+        for each in ran:
+            self.run_task(each)
+        if keyed:
+            remember(self, keyed)
+        paused = self.finish_execute(ran)
         if self.status in ("error", "interrupted"):
             return self.status
         return self._pause() if paused or self.phase == "execute" else self.status
@@ -321,15 +328,23 @@ class Run(RunState):
 
     def execute(self) -> bool:
         """Run every pending task of the step; return True if a hook asked to pause."""
-        pending = self._pending()
+        pending, keyed = self._pending(), None
+        if self.graph.cache is not None:
+            pending, keyed = replay(self, pending)
         run_tasks(self.run_task, pending, self.options.config.get("max_concurrency"))
+        if keyed:
+            remember(self, keyed)
         return self.finish_execute(pending)
 
     async def aexecute(self) -> bool:
         """:meth:`execute` on the event loop."""
-        pending = self._pending()
+        pending, keyed = self._pending(), None
+        if self.graph.cache is not None:
+            pending, keyed = await areplay(self, pending)
         limit = self.options.config.get("max_concurrency")
         await arun_tasks(self.run_task, self.arun_task, pending, limit)
+        if keyed:
+            await aremember(self, keyed)
         return self.finish_execute(pending)
 
     def _pending(self) -> list[Task]:
