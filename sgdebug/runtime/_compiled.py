@@ -108,6 +108,7 @@ class CompiledStateGraph(GraphPlan):
                 after if isinstance(after, str) else tuple(after),
                 _watch(request.watch), request.durability, parent,
                 request.control or inherited_control(parent), inner,
+                self.store if parent is None else parent.run.store,
             ),
         )  # fmt: skip
         where = _subruns.storage(self, parent, config)

@@ -321,7 +321,7 @@ class StateGraph:
         """Check the graph and return a runnable compiled graph."""
         refuse_unsupported(
             "compile",
-            {"cache": cache, "store": store, "debug": debug, "transformers": transformers},
+            {"cache": cache, "debug": debug, "transformers": transformers},
         )
         from sgdebug.runtime._compiled import CompiledStateGraph
         from sgdebug.runtime.graph._plan import CompileOptions
@@ -346,6 +346,7 @@ class StateGraph:
                 interrupt_before="*" if before == "*" else tuple(before),
                 interrupt_after="*" if after == "*" else tuple(after),
                 name=name or "LangGraph",
+                store=store,
             ),
         )
 

@@ -53,6 +53,8 @@ class CompileOptions:
     interrupt_before: tuple[str, ...] | Literal["*"]
     interrupt_after: tuple[str, ...] | Literal["*"]
     name: str
+    store: Any = None
+    """The long-term store the graph's nodes get (``compile(store=)``)."""
 
 
 class GraphPlan:
@@ -64,6 +66,8 @@ class GraphPlan:
         self.options = options
         self.name = options.name
         self.checkpointer: Any = options.checkpointer or None
+        self.store: Any = options.store
+        """The store its nodes get, unless a parent graph's run gives its own."""
         self.interrupt_before_nodes = options.interrupt_before
         self.interrupt_after_nodes = options.interrupt_after
         self.user_fields = dict(builder.channels)
