@@ -94,10 +94,9 @@ _STORE_SERVED: Final = (
     "BaseStore", "Item", "SearchItem", "Op", "PutOp", "GetOp", "SearchOp", "ListNamespacesOp",
     "MatchCondition", "NamespacePath", "NamespaceMatchType", "validate_op_namespace",
     "InvalidNamespaceError", "IndexConfig", "TTLConfig", "NotProvided", "NOT_PROVIDED", "Result",
+    "ensure_embeddings", "tokenize_path",
 )  # fmt: skip
-_STORE_UPSTREAM: Final = (
-    *_STORE_SERVED, "Embeddings", "ensure_embeddings", "tokenize_path", "get_text_at_path",
-)  # fmt: skip
+_STORE_UPSTREAM: Final = (*_STORE_SERVED, "get_text_at_path", "Embeddings")
 _CHANNEL_CLASSES: Final = (
     "BaseChannel", "LastValue", "LastValueAfterFinish", "UntrackedValue", "EphemeralValue",
     "BinaryOperatorAggregate", "NamedBarrierValue", "Topic",
@@ -193,7 +192,10 @@ _MODULES: Final = (
     ),
     AliasModule("langgraph.store", (), (), package=True),
     AliasModule(
-        "langgraph.store.base", _take(_STORE, *_STORE_SERVED), _STORE_UPSTREAM, package=True
+        "langgraph.store.base",
+        (*_take(_STORE, *_STORE_SERVED), Export("get_text_at_path", _STORE, "texts_at")),
+        _STORE_UPSTREAM,
+        package=True,
     ),
     AliasModule(
         "langgraph.store.memory", _take(_STORE, "InMemoryStore"), ("InMemoryStore",), package=True

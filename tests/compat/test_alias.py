@@ -205,8 +205,8 @@ def test_every_alias_module_has_all_and_mirrors_langgraph(
         ),
         ("from langgraph.errors import NodeInterrupt", "langgraph.errors.NodeInterrupt"),
         (
-            "from langgraph.store.base import ensure_embeddings",
-            "langgraph.store.base.ensure_embeddings",
+            "from langgraph.store.base import Embeddings",
+            "langgraph.store.base.Embeddings",
         ),
         ("from langgraph.channels import AnyValue", "langgraph.channels.AnyValue"),
     ],

@@ -194,13 +194,12 @@ def test_a_value_is_copied_in_so_later_changes_to_the_callers_dict_do_not_leak()
     assert store.get(("n",), "k").value == {"v": 1}  # type: ignore[union-attr]
 
 
-def test_semantic_search_is_refused_by_name_and_ttl_as_langgraph_refuses_it() -> None:
-    with pytest.raises(NotImplementedError, match=r"InMemoryStore\(index=\.\.\.\)"):
-        ours.InMemoryStore(index={"dims": 3, "embed": lambda texts: [[0.0] * 3 for _ in texts]})
+def test_ttl_is_refused_as_langgraph_refuses_it_and_unknown_keywords_raise() -> None:
     with pytest.raises(TypeError):
         ours.InMemoryStore(ttl={"default_ttl": 1})  # type: ignore[call-arg]
     assert ours.InMemoryStore().supports_ttl is False
     assert ours.InMemoryStore().index_config is None
+    assert ours.InMemoryStore().embeddings is None
 
 
 def test_namespace_errors_are_value_errors_of_langgraphs_class_name() -> None:
