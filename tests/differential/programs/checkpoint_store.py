@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import operator
+from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 from sgdebug.sample_graphs._engines import EngineAPI
@@ -278,8 +279,7 @@ def store_semantic_search_in_a_node(g: EngineAPI) -> Case:
 
     def script() -> Script:
         for said in ("I like pasta", "my cat is grey", "cooking at home", "zebras"):
-            call = {"user": "ann", "log": [said]}
-            yield said, attempt(lambda call=call: graph.invoke(call, thread("t1")))
+            yield said, attempt(partial(graph.invoke, {"user": "ann", "log": [said]}, thread("t1")))
         yield "store", contents(store)
 
     def spec(r: Rec) -> None:
