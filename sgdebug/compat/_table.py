@@ -90,6 +90,14 @@ _CHANNELS_UPSTREAM: Final = (
     "EphemeralValue", "BinaryOperatorAggregate", "DeltaChannel", "NamedBarrierValue",
     "NamedBarrierValueAfterFinish", "Topic",
 )  # fmt: skip
+_STORE: Final = "sgdebug.runtime.store"
+_STORE_SERVED: Final = (
+    "BaseStore", "Item", "SearchItem", "Op", "PutOp", "GetOp", "SearchOp", "ListNamespacesOp",
+    "MatchCondition", "NamespacePath", "NamespaceMatchType", "validate_op_namespace",
+    "InvalidNamespaceError", "IndexConfig", "TTLConfig", "NotProvided", "NOT_PROVIDED", "Result",
+    "ensure_embeddings", "tokenize_path",
+)  # fmt: skip
+_STORE_UPSTREAM: Final = (*_STORE_SERVED, "get_text_at_path", "Embeddings")
 _CHANNEL_CLASSES: Final = (
     "BaseChannel", "LastValue", "LastValueAfterFinish", "UntrackedValue", "EphemeralValue",
     "BinaryOperatorAggregate", "NamedBarrierValue", "Topic",
@@ -191,8 +199,18 @@ _MODULES: Final = (
     ),
     AliasModule(
         "langgraph.config",
-        _take(_RT, "get_config", "get_stream_writer"),
+        _take(_RT, "get_config", "get_store", "get_stream_writer"),
         ("get_config", "get_store", "get_stream_writer"),
+    ),
+    AliasModule("langgraph.store", (), (), package=True),
+    AliasModule(
+        "langgraph.store.base",
+        (*_take(_STORE, *_STORE_SERVED), Export("get_text_at_path", _STORE, "texts_at")),
+        _STORE_UPSTREAM,
+        package=True,
+    ),
+    AliasModule(
+        "langgraph.store.memory", _take(_STORE, "InMemoryStore"), ("InMemoryStore",), package=True
     ),
     AliasModule(
         "langgraph.runtime",

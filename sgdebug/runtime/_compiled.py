@@ -55,6 +55,7 @@ class Builder(Blueprint, Protocol):
         interrupt_before: Sequence[str] | Literal["*"] | None = None,
         interrupt_after: Sequence[str] | Literal["*"] | None = None,
         name: str | None = None,
+        store: Any = None,
     ) -> CompiledStateGraph:
         """A compiled graph of this builder."""
         ...
@@ -108,6 +109,7 @@ class CompiledStateGraph(GraphPlan):
                 after if isinstance(after, str) else tuple(after),
                 _watch(request.watch), request.durability, parent,
                 request.control or inherited_control(parent), inner,
+                self.store if parent is None else parent.run.store,
             ),
         )  # fmt: skip
         where = _subruns.storage(self, parent, config)

@@ -324,7 +324,7 @@ class StateGraph:
         """Check the graph and return a runnable compiled graph."""
         refuse_unsupported(
             "compile",
-            {"store": store, "debug": debug, "transformers": transformers},
+            {"debug": debug, "transformers": transformers},
         )
         _check_cache(cache)
         from sgdebug.runtime._compiled import CompiledStateGraph
@@ -351,6 +351,7 @@ class StateGraph:
                 interrupt_after="*" if after == "*" else tuple(after),
                 name=name or "LangGraph",
                 cache=cache,
+                store=store,
             ),
         )
 

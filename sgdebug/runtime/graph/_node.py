@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import typing
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
@@ -122,9 +123,28 @@ def inspect_action(action: Callable[..., Any]) -> Injection:
     except (TypeError, ValueError):
         params = {}  # type: ignore[assignment]
     names = frozenset(n for n in params if n in INJECTABLE)
+    if "store" in names and not _takes_store(params["store"].annotation):
+        names -= {"store"}
     if "error" in params and _names_node_error(params["error"].annotation):
         names |= {"error"}
     return Injection(names, inspect.iscoroutinefunction(target))
+
+
+_STORE_TEXTS = ("BaseStore", "Optional[BaseStore]")
+
+
+def _takes_store(annotation: Any) -> bool:
+    """Whether a parameter ``store`` gets the store, as in LangGraph: unannotated, or
+    annotated ``BaseStore`` / ``Optional[BaseStore]`` (``BaseStore | None``), also as those
+    strings; any other annotation (``Any``, ``InMemoryStore``) is left to its default."""
+    if annotation is inspect.Parameter.empty or annotation in _STORE_TEXTS:
+        return True
+    if isinstance(annotation, str):
+        return False
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if len(args) == 1 and type(None) in typing.get_args(annotation):
+        annotation = args[0]  # Optional[X] / X | None
+    return isinstance(annotation, type) and annotation.__name__ == "BaseStore"
 
 
 def _names_node_error(annotation: Any) -> bool:

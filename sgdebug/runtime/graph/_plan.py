@@ -56,6 +56,8 @@ class CompileOptions:
     name: str
     cache: Any = None
     """Where nodes with a cache policy keep their results (a ``BaseCache``)."""
+    store: Any = None
+    """The long-term store the graph's nodes get (``compile(store=)``)."""
 
 
 class GraphPlan:
@@ -69,6 +71,8 @@ class GraphPlan:
         self.checkpointer: Any = options.checkpointer or None
         self.cache: Any = options.cache
         """``compile(cache=)``: ``None`` (no node is cached, at the cost of one check per step)."""
+        self.store: Any = options.store
+        """The store its nodes get, unless a parent graph's run gives its own."""
         self.interrupt_before_nodes = options.interrupt_before
         self.interrupt_after_nodes = options.interrupt_after
         self.user_fields = dict(builder.channels)
