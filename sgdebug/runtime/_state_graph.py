@@ -203,11 +203,13 @@ class StateGraph:
             self.edges.add((start_key, end_key))
             return self
         for start in start_key:
+            if start == END:
+                raise ValueError("END cannot be a start node")
             if start not in self.nodes:
                 raise ValueError(f"Need to add_node `{start}` first")
-        if end_key == END:
-            raise ValueError("END cannot be an end node")
-        if end_key not in self.nodes:
+        if end_key == START:
+            raise ValueError("START cannot be an end node")
+        if end_key != END and end_key not in self.nodes:
             raise ValueError(f"Need to add_node `{end_key}` first")
         self.waiting_edges.add((tuple(start_key), end_key))
         return self

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sgdebug.runtime._constants import ROOT, START, TASKS, branch_channel, join_channel
+from sgdebug.runtime._constants import END, ROOT, START, TASKS, branch_channel, join_channel
 from sgdebug.runtime.channels import (
     BaseChannel,
     BinaryOperatorAggregate,
@@ -122,15 +122,19 @@ class GraphPlan:
                 else EphemeralValue(Any, guard=False, key=key)
             )
         for sources, target in b.waiting_edges:
+            if target == END:
+                continue  # a join into END triggers nothing (LangGraph keeps no channel)
             key = join_channel(sources, target)
             specs[key] = NamedBarrierValue(sources, key=key)
         return specs
 
     def _edges_from(self, source: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Any, ...]]:
         b = self.builder
-        edges = tuple(sorted(t for s, t in b.edges if s == source and t != "__end__"))
+        edges = tuple(sorted(t for s, t in b.edges if s == source and t != END))
         joins = tuple(
-            sorted(join_channel(srcs, t) for srcs, t in b.waiting_edges if source in srcs)
+            sorted(
+                join_channel(srcs, t) for srcs, t in b.waiting_edges if source in srcs and t != END
+            )
         )
         branches = tuple(
             (spec, None if spec.input_schema is None else self._reader(spec.input_schema))
