@@ -12,7 +12,7 @@ from types import GenericAlias
 from typing import TYPE_CHECKING, Any, Literal, Self, get_args, get_origin, get_type_hints
 
 from sgdebug.runtime._constants import END, RESERVED_CHARS, START
-from sgdebug.runtime._keywords import refuse_deprecated, refuse_unsupported
+from sgdebug.runtime._keywords import check_checkpointer, refuse_deprecated, refuse_unsupported
 from sgdebug.runtime._policies import TimeoutPolicy, retry_policies
 from sgdebug.runtime.channels import BaseChannel, LastValue
 from sgdebug.runtime.graph._policy import DEFAULT_ERROR_HANDLER, error_handler_name
@@ -323,12 +323,12 @@ class StateGraph:
         """Check the graph and return a runnable compiled graph."""
         refuse_unsupported(
             "compile",
-            {"cache": cache, "store": store, "debug": debug, "transformers": transformers},
+            {"cache": cache, "store": store, "transformers": transformers},
         )
         from sgdebug.runtime._compiled import CompiledStateGraph
         from sgdebug.runtime.graph._plan import CompileOptions
 
-        _check_checkpointer(checkpointer)
+        check_checkpointer(checkpointer)
 
         before = interrupt_before or ()
         after = interrupt_after or ()
@@ -341,7 +341,7 @@ class StateGraph:
         self._add_default_error_handler()
         self.validate(interrupt=checked)
         self.compiled = True
-        return CompiledStateGraph(
+        graph = CompiledStateGraph(
             self,
             CompileOptions(
                 checkpointer=checkpointer,
@@ -350,6 +350,8 @@ class StateGraph:
                 name=name or "LangGraph",
             ),
         )
+        graph.debug = debug
+        return graph
 
     def _add_default_error_handler(self) -> None:
         """``set_node_defaults(error_handler=...)``'s node, added once at compile time."""
@@ -364,20 +366,6 @@ class StateGraph:
             )
         self.nodes[DEFAULT_ERROR_HANDLER] = NodeSpec(
             DEFAULT_ERROR_HANDLER, handler, self.state_schema, is_error_handler=True
-        )
-
-
-def _check_checkpointer(checkpointer: Any) -> None:
-    """LangGraph's check: a saver, or ``True``/``False``/``None`` (subgraph inheritance)."""
-    if checkpointer is None or checkpointer is True or checkpointer is False:
-        return
-    from sgdebug.runtime.checkpoint.base import BaseCheckpointSaver
-
-    if not isinstance(checkpointer, BaseCheckpointSaver):
-        raise TypeError(
-            "Invalid checkpointer provided. Expected an instance of `BaseCheckpointSaver`, "
-            f"`True`, `False`, or `None`. Received {type(checkpointer).__name__}. Pass a "
-            "proper saver (e.g., InMemorySaver, AsyncPostgresSaver)."
         )
 
 

@@ -34,6 +34,7 @@ from .programs import (  # noqa: F401 - registers the programs
     checkpoint_interrupts,
     checkpoint_policies,
     checkpoint_response,
+    checkpoint_step_timeout,
     checkpoint_stream_out,
     checkpoint_subgraph_streams,
     checkpoint_subgraphs,

@@ -59,6 +59,12 @@ class GraphPlan:
     """A compiled graph's structure: channels, nodes and what triggers them, fixed at compile
     time; the engine runs it, the public façade (``CompiledStateGraph``) extends it."""
 
+    step_timeout: float | None = None
+    """Seconds each superstep may take in all (``graph.step_timeout = 5``, as in LangGraph);
+    past it the run raises ``TimeoutError``. ``None`` (or 0): no limit."""
+    debug: bool = False
+    """Print every step's updates and values (``compile(debug=True)``)."""
+
     def __init__(self, builder: Blueprint, options: CompileOptions) -> None:
         self.builder = builder
         self.options = options
