@@ -21,6 +21,7 @@ from sgdebug.runtime.channels import (
     ValueChannel,
 )
 from sgdebug.runtime.errors import InvalidUpdateError, troubleshooting
+from sgdebug.runtime.graph._injection import RunnableConfig
 from sgdebug.runtime.graph._node import (
     CompiledNode,
     Reader,
@@ -209,7 +210,7 @@ def _subgraph_action(sub: Any) -> Callable[..., Any]:
     """A subgraph as a node's action: its run inherits the task's config (thread, keys,
     checkpoint namespace: see ``_subgraph_runs``)."""
 
-    def run_subgraph(state: Any, config: dict[str, Any]) -> Any:
+    def run_subgraph(state: Any, config: RunnableConfig) -> Any:
         return sub.invoke(state, config)
 
     run_subgraph.__name__ = sub.name
