@@ -12,7 +12,7 @@ from types import GenericAlias
 from typing import TYPE_CHECKING, Any, Literal, Self, get_args, get_origin, get_type_hints
 
 from sgdebug.runtime._constants import END, RESERVED_CHARS, START
-from sgdebug.runtime._keywords import refuse_deprecated, refuse_unsupported
+from sgdebug.runtime._keywords import check_checkpointer, refuse_deprecated, refuse_unsupported
 from sgdebug.runtime._policies import TimeoutPolicy, retry_policies
 from sgdebug.runtime.cache._policy import checked_policy
 from sgdebug.runtime.channels import BaseChannel, LastValue
@@ -206,11 +206,13 @@ class StateGraph:
             self.edges.add((start_key, end_key))
             return self
         for start in start_key:
+            if start == END:
+                raise ValueError("END cannot be a start node")
             if start not in self.nodes:
                 raise ValueError(f"Need to add_node `{start}` first")
-        if end_key == END:
-            raise ValueError("END cannot be an end node")
-        if end_key not in self.nodes:
+        if end_key == START:
+            raise ValueError("START cannot be an end node")
+        if end_key != END and end_key not in self.nodes:
             raise ValueError(f"Need to add_node `{end_key}` first")
         self.waiting_edges.add((tuple(start_key), end_key))
         return self
@@ -324,13 +326,13 @@ class StateGraph:
         """Check the graph and return a runnable compiled graph."""
         refuse_unsupported(
             "compile",
-            {"debug": debug, "transformers": transformers},
+            {"transformers": transformers},
         )
         _check_cache(cache)
         from sgdebug.runtime._compiled import CompiledStateGraph
         from sgdebug.runtime.graph._plan import CompileOptions
 
-        _check_checkpointer(checkpointer)
+        check_checkpointer(checkpointer)
 
         before = interrupt_before or ()
         after = interrupt_after or ()
@@ -343,7 +345,7 @@ class StateGraph:
         self._add_default_error_handler()
         self.validate(interrupt=checked)
         self.compiled = True
-        return CompiledStateGraph(
+        graph = CompiledStateGraph(
             self,
             CompileOptions(
                 checkpointer=checkpointer,
@@ -354,6 +356,8 @@ class StateGraph:
                 store=store,
             ),
         )
+        graph.debug = debug
+        return graph
 
     def _add_default_error_handler(self) -> None:
         """``set_node_defaults(error_handler=...)``'s node, added once at compile time."""
@@ -368,20 +372,6 @@ class StateGraph:
             )
         self.nodes[DEFAULT_ERROR_HANDLER] = NodeSpec(
             DEFAULT_ERROR_HANDLER, handler, self.state_schema, is_error_handler=True
-        )
-
-
-def _check_checkpointer(checkpointer: Any) -> None:
-    """LangGraph's check: a saver, or ``True``/``False``/``None`` (subgraph inheritance)."""
-    if checkpointer is None or checkpointer is True or checkpointer is False:
-        return
-    from sgdebug.runtime.checkpoint.base import BaseCheckpointSaver
-
-    if not isinstance(checkpointer, BaseCheckpointSaver):
-        raise TypeError(
-            "Invalid checkpointer provided. Expected an instance of `BaseCheckpointSaver`, "
-            f"`True`, `False`, or `None`. Received {type(checkpointer).__name__}. Pass a "
-            "proper saver (e.g., InMemorySaver, AsyncPostgresSaver)."
         )
 
 

@@ -35,6 +35,7 @@ from .programs import (  # noqa: F401 - registers the programs
     checkpoint_interrupts,
     checkpoint_policies,
     checkpoint_response,
+    checkpoint_step_timeout,
     checkpoint_store,
     checkpoint_stream_out,
     checkpoint_subgraph_stops,

@@ -194,7 +194,7 @@ def test_add_node_takes_the_deprecated_input_spelling_of_input_schema() -> None:
 
 @pytest.mark.parametrize(
     ("keyword", "value"),
-    [("debug", True), ("transformers", [print])],
+    [("transformers", [print])],
 )
 def test_compile_names_what_it_does_not_support(keyword: str, value: Any) -> None:
     builder = StateGraph(S).add_node(bump).add_edge(START, "bump")

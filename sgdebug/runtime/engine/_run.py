@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
+from concurrent.futures import CancelledError
 from typing import Any
 
 from sgdebug.runtime._constants import INTERRUPT
@@ -331,7 +332,10 @@ class Run(RunState):
         pending, keyed = self._pending(), None
         if self.graph.cache is not None:
             pending, keyed = replay(self, pending)
-        run_tasks(self.run_task, pending, self.options.config.get("max_concurrency"))
+        limit, timeout = self.options.config.get("max_concurrency"), self.graph.step_timeout
+        late = run_tasks(self.run_task, pending, limit, timeout)
+        if late:
+            self._step_timed_out(pending, late, TimeoutError("Timed out"), CancelledError())
         if keyed:
             remember(self, keyed)
         return self.finish_execute(pending)
@@ -341,11 +345,32 @@ class Run(RunState):
         pending, keyed = self._pending(), None
         if self.graph.cache is not None:
             pending, keyed = await areplay(self, pending)
-        limit = self.options.config.get("max_concurrency")
-        await arun_tasks(self.run_task, self.arun_task, pending, limit)
+        limit, timeout = self.options.config.get("max_concurrency"), self.graph.step_timeout
+        late = await arun_tasks(self.run_task, self.arun_task, pending, limit, timeout)
+        if late:
+            import asyncio
+
+            # (LangGraph's async message is empty)
+            self._step_timed_out(pending, late, TimeoutError(), asyncio.CancelledError())
         if keyed:
             await aremember(self, keyed)
         return self.finish_execute(pending)
+
+    def _step_timed_out(
+        self, ran: Sequence[Task], late: Sequence[Task], error: Exception, cancel: BaseException
+    ) -> None:
+        """The step went past the graph's ``step_timeout``: as LangGraph, keep what the
+        tasks wrote (a resume does not run them again; the ``late`` ones, sync nodes that
+        finished past the limit, are not streamed; a cancelled one is recorded as failed
+        with ``CancelledError``), then raise ``TimeoutError``."""
+        self._report([task for task in ran if task not in late])
+        if self.persist is not None:
+            for task in late:
+                if not task.done and task.error is None:
+                    task.error = cancel
+                self.persist.task_done(task)
+            self.persist.flush()
+        raise error
 
     def _pending(self) -> list[Task]:
         pending = [t for t in self.tasks if not t.done]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import typing
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
@@ -18,6 +17,7 @@ from sgdebug.runtime.channels import (
     ValueChannel,
 )
 from sgdebug.runtime.errors import InvalidUpdateError, ParentCommand, troubleshooting
+from sgdebug.runtime.graph._injection import injected
 from sgdebug.runtime.graph._schema import (
     coerce_to_schema,
     has_fields,
@@ -31,8 +31,6 @@ from sgdebug.runtime.types import Command, Send
 
 Write = tuple[str, Any]
 """One write of a task: (channel name, value)."""
-
-INJECTABLE = ("config", "writer", "runtime", "store", "previous")
 
 _NO_OVERRIDES: Mapping[str, Any] = {}
 
@@ -122,36 +120,7 @@ def inspect_action(action: Callable[..., Any]) -> Injection:
         params = inspect.signature(target).parameters
     except (TypeError, ValueError):
         params = {}  # type: ignore[assignment]
-    names = frozenset(n for n in params if n in INJECTABLE)
-    if "store" in names and not _takes_store(params["store"].annotation):
-        names -= {"store"}
-    if "error" in params and _names_node_error(params["error"].annotation):
-        names |= {"error"}
-    return Injection(names, inspect.iscoroutinefunction(target))
-
-
-_STORE_TEXTS = ("BaseStore", "Optional[BaseStore]")
-
-
-def _takes_store(annotation: Any) -> bool:
-    """Whether a parameter ``store`` gets the store, as in LangGraph: unannotated, or
-    annotated ``BaseStore`` / ``Optional[BaseStore]`` (``BaseStore | None``), also as those
-    strings; any other annotation (``Any``, ``InMemoryStore``) is left to its default."""
-    if annotation is inspect.Parameter.empty or annotation in _STORE_TEXTS:
-        return True
-    if isinstance(annotation, str):
-        return False
-    args = [a for a in typing.get_args(annotation) if a is not type(None)]
-    if len(args) == 1 and type(None) in typing.get_args(annotation):
-        annotation = args[0]  # Optional[X] / X | None
-    return isinstance(annotation, type) and annotation.__name__ == "BaseStore"
-
-
-def _names_node_error(annotation: Any) -> bool:
-    """Whether a parameter ``error`` is annotated ``NodeError`` (LangGraph's or ours): an
-    error handler receives its failure there."""
-    name = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
-    return bool(name == "NodeError" or name.endswith(".NodeError"))
+    return Injection(injected(params), inspect.iscoroutinefunction(target))
 
 
 @dataclass(slots=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import operator
+from functools import partial
 from typing import Annotated, Any, TypedDict
 
 from sgdebug.sample_graphs._engines import EngineAPI
@@ -170,9 +171,9 @@ def cache_breakpoint_before_a_cached_node_still_stops(g: EngineAPI) -> Case:
     def script() -> Script:
         for t in ("t1", "t2"):
             cfg = thread(t)
-            yield f"{t} stops", events(lambda c=cfg: graph.stream(IN, c, stream_mode=modes))
+            yield f"{t} stops", events(partial(graph.stream, IN, cfg, stream_mode=modes))
             yield f"{t} state", snap(graph, cfg)
-            yield f"{t} goes on", events(lambda c=cfg: graph.stream(None, c, stream_mode=modes))
+            yield f"{t} goes on", events(partial(graph.stream, None, cfg, stream_mode=modes))
 
     def spec(r: Rec) -> None:
         assert r["t2 state"]["next"] == ("a",)
