@@ -57,6 +57,7 @@ class Builder(Blueprint, Protocol):
         interrupt_after: Sequence[str] | Literal["*"] | None = None,
         name: str | None = None,
         store: Any = None,
+        cache: Any = None,
     ) -> CompiledStateGraph:
         """A compiled graph of this builder."""
         ...
