@@ -26,6 +26,8 @@ HONOURED = frozenset(
         "interrupt_before_nodes",
         "interrupt_after_nodes",
         "config",
+        "store",
+        "cache",
     }
 )
 """Attributes read at run time, as in LangGraph: setting one changes the next runs."""
@@ -34,8 +36,6 @@ UNSUPPORTED = frozenset(
     {
         "retry_policy",
         "cache_policy",
-        "cache",
-        "store",
         "stream_mode",
         "stream_eager",
         "nodes",
