@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import operator
+from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 from sgdebug.sample_graphs._engines import EngineAPI
@@ -243,5 +244,48 @@ def store_writes_survive_an_interrupt(g: EngineAPI) -> Case:
         assert r["store paused"] == {"runs": [(("runs",), "asks", {"n": 1})]}
         assert r["store done"]["runs"] == [(("runs",), "asks", {"n": 2})]
         assert r["resume"]["log"] == ["answer Ann"]
+
+    return Case(graph, script=script, spec=spec)
+
+
+def _letters(texts: list[str]) -> list[list[float]]:
+    """A deterministic embedding for the programs: letter counts in six dimensions."""
+    vectors = []
+    for text in texts:
+        vector = [0.0] * 6
+        for char in text.lower():
+            if char.isalpha():
+                vector[(ord(char) - 97) % 6] += 1
+        vectors.append(vector)
+    return vectors
+
+
+@ckpt
+def store_semantic_search_in_a_node(g: EngineAPI) -> Case:
+    store_cls, _ = _store_api(g)
+    store = store_cls(index={"dims": 6, "embed": _letters, "fields": ["text"]})
+
+    def remember(state: S, store: BaseStore) -> dict[str, Any]:
+        store.put(("memories", state["user"]), str(len(state["log"])), {"text": state["log"][-1]})
+        return {}
+
+    def recall(state: S, store: BaseStore) -> dict[str, Any]:
+        found = store.search(("memories", state["user"]), query="pasta and cooking", limit=2)
+        return {"log": [f"{i.key}:{i.value['text']}:{round(i.score or 0.0, 6)}" for i in found]}
+
+    b = g.StateGraph(S).add_node("remember", remember).add_node("recall", recall)
+    b.add_edge(g.START, "remember").add_edge("remember", "recall")
+    graph = b.compile(checkpointer=g.InMemorySaver(), store=store)
+
+    def script() -> Script:
+        for said in ("I like pasta", "my cat is grey", "cooking at home", "zebras"):
+            yield said, attempt(partial(graph.invoke, {"user": "ann", "log": [said]}, thread("t1")))
+        yield "store", contents(store)
+
+    def spec(r: Rec) -> None:
+        assert [line.split(":")[1] for line in r["zebras"]["log"][-2:]] == [
+            "cooking at home",
+            "I like pasta",
+        ]
 
     return Case(graph, script=script, spec=spec)
