@@ -118,7 +118,7 @@ class NativeEngine:
 
             saver = InMemorySaver()
         self.compiled: CompiledStateGraph = graph.builder.compile(
-            checkpointer=saver, name=graph.name
+            checkpointer=saver, name=graph.name, store=graph.store
         )
         """The user's graph compiled with the session's checkpointer: what actually runs."""
         self.graph = self.compiled
