@@ -180,6 +180,16 @@ def cache_a_subgraph_node_and_a_subgraph_with_its_own_cache(g: EngineAPI) -> Cas
 
 
 @program()
+def cache_hit_of_a_subgraph_node_streams_no_subgraph_events(g: EngineAPI) -> Case:
+    policy, cache = cache_names(g)
+    whole = g.StateGraph(S).add_node("deep", counted("deep")).add_edge(g.START, "deep")
+    b = g.StateGraph(S).add_node("sub", whole.compile(), cache_policy=policy())
+    b.add_node("after", counted("after")).add_edge(g.START, "sub").add_edge("sub", "after")
+    return Case(b.compile(cache=cache()), inputs=INPUTS[:2], modes=("debug",),
+                kwargs={"subgraphs": True})  # fmt: skip
+
+
+@program()
 def cache_async_nodes_through_ainvoke(g: EngineAPI) -> Case:
     policy, cache = cache_names(g)
     calls = [0]

@@ -157,3 +157,28 @@ def cache_in_an_async_run_on_two_threads(g: EngineAPI) -> Case:
         assert r["runs"][1] == {"x": 1, "log": ["slow call 1", "b call 2"]}
 
     return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def cache_breakpoint_before_a_cached_node_still_stops(g: EngineAPI) -> Case:
+    policy, cache = cache_names(g)
+    b = g.StateGraph(S).add_node("a", counted("a"), cache_policy=policy())
+    b.add_node("b", counted("b")).add_edge(g.START, "a").add_edge("a", "b")
+    graph = b.compile(checkpointer=g.InMemorySaver(), cache=cache(), interrupt_before=["a"])
+
+    def run(value: Any, cfg: dict[str, Any]) -> list[Any]:
+        return events(lambda: graph.stream(value, cfg, stream_mode=["updates", "debug"]))
+
+    def script() -> Script:
+        for t in ("t1", "t2"):
+            yield f"{t} stops", run(IN, thread(t))
+            yield f"{t} state", snap(graph, thread(t))
+            yield f"{t} goes on", run(None, thread(t))
+
+    def spec(r: Rec) -> None:
+        assert r["t2 state"]["next"] == ("a",)
+        assert ("updates", {"a": {"log": ["a call 1"]}, "__metadata__": {"cached": True}}) in r[
+            "t2 goes on"
+        ]
+
+    return Case(graph, script=script, spec=spec)
