@@ -55,6 +55,7 @@ class Builder(Blueprint, Protocol):
         interrupt_before: Sequence[str] | Literal["*"] | None = None,
         interrupt_after: Sequence[str] | Literal["*"] | None = None,
         name: str | None = None,
+        cache: Any = None,
     ) -> CompiledStateGraph:
         """A compiled graph of this builder."""
         ...
