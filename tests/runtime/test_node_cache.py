@@ -82,8 +82,9 @@ def test_a_key_func_that_raises_fails_the_run_with_its_error() -> None:
 
 def test_writes_the_cache_cannot_store_fail_the_run_with_a_serialisation_error() -> None:
     graph = _graph(InMemoryCache(), [], value=object())
-    with pytest.raises(SerializationError):
+    with pytest.raises(SerializationError) as raised:
         graph.invoke({"x": 1, "log": []})
+    assert "While caching the writes of node 'a'" in raised.value.__notes__[0]
 
 
 def test_compile_refuses_a_cache_that_is_not_one() -> None:

@@ -120,7 +120,8 @@ class NativeEngine:
         self.compiled: CompiledStateGraph = graph.builder.compile(
             checkpointer=saver, name=graph.name, store=graph.store, cache=graph.cache
         )
-        """The user's graph compiled with the session's checkpointer: what actually runs."""
+        """The user's graph compiled with the session's checkpointer (and the user's node
+        cache): what actually runs."""
         self.graph = self.compiled
         self.model = _Model(self.compiled, graph)
         self.recursion_limit = recursion_limit

@@ -10,7 +10,8 @@ calls into this module (its loop checks ``graph.cache is None`` once per step).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime.cache._policy import digest
@@ -49,7 +50,8 @@ def remember(run: RunState, keyed: Keyed) -> None:
     cache = run.graph.cache
     for task, key, ttl in keyed:
         if _cacheable(task):
-            cache.set({key: (list(task.writes), ttl)})
+            with _naming(task):
+                cache.set({key: (list(task.writes), ttl)})
 
 
 async def aremember(run: RunState, keyed: Keyed) -> None:
@@ -57,7 +59,18 @@ async def aremember(run: RunState, keyed: Keyed) -> None:
     cache = run.graph.cache
     for task, key, ttl in keyed:
         if _cacheable(task):
-            await cache.aset({key: (list(task.writes), ttl)})
+            with _naming(task):
+                await cache.aset({key: (list(task.writes), ttl)})
+
+
+@contextmanager
+def _naming(task: Task) -> Iterator[None]:
+    """A cache that cannot store the writes fails the run; its error names the node."""
+    try:
+        yield
+    except Exception as exc:
+        exc.add_note(f"While caching the writes of node '{task.name}' (a list of (channel, value))")
+        raise
 
 
 def _keyed(tasks: Sequence[Task]) -> Keyed:

@@ -425,12 +425,19 @@ class Run(RunState):
             if persist is not None:
                 persist.task_done(task, defer=defer)
             if emit is not None:
-                if len(self.tasks) == 1 and task.done:
+                if task.done and len(ran) == 1 and self._alone(task):
                     self.deferred = [task]  # reported once its commit succeeds
                 else:
                     emit.task_result(self, task)
             paused = observer.ran(self, task) or paused
         return paused
+
+    def _alone(self, task: Task) -> bool:
+        """Whether ``task`` is the one task of its step that ran: the others, if any, took
+        writes recorded before a resume or from the node cache. As in LangGraph, the result
+        of a step's one running task is reported once its commit succeeds."""
+        tasks = self.tasks
+        return len(tasks) == 1 or all(t.done for t in tasks)
 
     def _task_failed(self, failed: Task) -> None:
         """A task raised: the observer keeps the run (status ``error``) or it propagates."""

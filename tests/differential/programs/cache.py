@@ -190,6 +190,40 @@ def cache_hit_of_a_subgraph_node_streams_no_subgraph_events(g: EngineAPI) -> Cas
 
 
 @program()
+def cache_of_a_parent_does_not_reach_into_a_subgraph(g: EngineAPI) -> Case:
+    policy, cache = cache_names(g)
+    inner = g.StateGraph(S).add_node("inner", counted("inner"), cache_policy=policy())
+    b = g.StateGraph(S).add_node("sub", inner.add_edge(g.START, "inner").compile())
+    b.add_node("top", counted("top"), cache_policy=policy())
+    b.add_edge(g.START, "sub").add_edge("sub", "top")
+    return Case(b.compile(cache=cache()), inputs=INPUTS[:2], modes=("tasks",))
+
+
+@program()
+def cache_replays_a_command_goto(g: EngineAPI) -> Case:
+    policy, cache = cache_names(g)
+    calls = [0]
+
+    def jump(state: S) -> Any:
+        calls[0] += 1
+        return g.Command(
+            update={"log": [f"jump {calls[0]}"]}, goto="odd" if calls[0] % 2 else "even"
+        )
+
+    b = g.StateGraph(S).add_node("jump", jump, cache_policy=policy(), destinations=("odd", "even"))
+    b.add_node("odd", counted("odd")).add_node("even", counted("even"))
+    return Case(b.add_edge(g.START, "jump").compile(cache=cache()), inputs=INPUTS, modes=("debug",))
+
+
+@program()
+def cache_replays_writes_that_fail_at_commit(g: EngineAPI) -> Case:
+    policy, cache = cache_names(g)
+    b = g.StateGraph(S).add_node("a", counted("a", x=1), cache_policy=policy())
+    b.add_node("b", counted("b", x=2)).add_edge(g.START, "a").add_edge(g.START, "b")
+    return Case(b.compile(cache=cache()), inputs=INPUTS[:2], modes=("tasks",), unordered=True)
+
+
+@program()
 def cache_async_nodes_through_ainvoke(g: EngineAPI) -> Case:
     policy, cache = cache_names(g)
     calls = [0]

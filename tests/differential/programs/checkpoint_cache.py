@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import operator
-from functools import partial
 from typing import Annotated, Any, TypedDict
 
 from sgdebug.sample_graphs._engines import EngineAPI
@@ -166,14 +165,15 @@ def cache_breakpoint_before_a_cached_node_still_stops(g: EngineAPI) -> Case:
     b = g.StateGraph(S).add_node("a", counted("a"), cache_policy=policy())
     b.add_node("b", counted("b")).add_edge(g.START, "a").add_edge("a", "b")
     graph = b.compile(checkpointer=g.InMemorySaver(), cache=cache(), interrupt_before=["a"])
-    modes = ["updates", "debug"]
+
+    def run(value: Any, cfg: dict[str, Any]) -> list[Any]:
+        return events(lambda: graph.stream(value, cfg, stream_mode=["updates", "debug"]))
 
     def script() -> Script:
         for t in ("t1", "t2"):
-            cfg = thread(t)
-            yield f"{t} stops", events(partial(graph.stream, IN, cfg, stream_mode=modes))
-            yield f"{t} state", snap(graph, cfg)
-            yield f"{t} goes on", events(partial(graph.stream, None, cfg, stream_mode=modes))
+            yield f"{t} stops", run(IN, thread(t))
+            yield f"{t} state", snap(graph, thread(t))
+            yield f"{t} goes on", run(None, thread(t))
 
     def spec(r: Rec) -> None:
         assert r["t2 state"]["next"] == ("a",)
