@@ -118,9 +118,10 @@ class NativeEngine:
 
             saver = InMemorySaver()
         self.compiled: CompiledStateGraph = graph.builder.compile(
-            checkpointer=saver, name=graph.name
+            checkpointer=saver, name=graph.name, store=graph.store, cache=graph.cache
         )
-        """The user's graph compiled with the session's checkpointer: what actually runs."""
+        """The user's graph compiled with the session's checkpointer (and the user's node
+        cache): what actually runs."""
         self.graph = self.compiled
         self.model = _Model(self.compiled, graph)
         self.recursion_limit = recursion_limit

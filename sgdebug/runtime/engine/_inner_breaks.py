@@ -6,13 +6,12 @@ started inside it inherits them, and a run whose frame (its namespace without ta
 ``("research",)``) holds one of the named nodes adds it to its own ``interrupt_before`` /
 ``interrupt_after``, as if the subgraph had been compiled with it. The subgraph then stops
 at its checkpoint and its parent stops too (``GraphInterrupt`` with no interrupts);
-resuming re-enters the subgraph there, past the breakpoint. The root's value is read
+resuming re-enters the subgraph there, past the breakpoint. A path ending in ``*``
+(``research/*``) names every node of that frame: the subgraph's run stops before (after)
+each of its supersteps, as if compiled with ``interrupt_before="*"`` (a debugger's step
+inside a subgraph); it names no node of the subgraphs that frame runs. The root's value is read
 when each subgraph run starts, so replacing it on a live run takes effect from the next
 subgraph run. A run without them pays one ``None`` check.
-
-A path whose last part is ``*`` (``research/*``) names every node of that frame (the
-subgraph run gets ``"*"``, as ``interrupt_after="*"``): a debugger that watches a
-subgraph's channel stops after each of its supersteps and compares.
 """
 
 from __future__ import annotations
@@ -24,7 +23,15 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._nesting import Parent
 
-__all__ = ["EVERY_NODE", "PATH_SEP", "InnerBreaks", "Interrupts", "inherited", "with_inner_breaks"]
+__all__ = [
+    "EVERY_NODE",
+    "PATH_SEP",
+    "InnerBreaks",
+    "Interrupts",
+    "every_node",
+    "inherited",
+    "with_inner_breaks",
+]
 
 PATH_SEP = "/"
 """Joins the node names of a path from the root graph."""
@@ -75,6 +82,11 @@ def with_inner_breaks(
     """``before``/``after`` of a subgraph run at ``frame`` plus its inner breakpoints."""
     more_before, more_after = breaks.nodes_in(frame)
     return _merged(before, more_before), _merged(after, more_after)
+
+
+def every_node(frame: tuple[str, ...]) -> str:
+    """The path naming every node of the subgraph at ``frame`` (``research/*``)."""
+    return PATH_SEP.join((*frame, EVERY_NODE))
 
 
 def _merged(given: Interrupts, more: tuple[str, ...]) -> Interrupts:
