@@ -122,6 +122,11 @@ class RunState:
         return self.options.context
 
     @property
+    def durability(self) -> str | None:
+        """``invoke(..., durability=)``, or the parent run's for a subgraph's run."""
+        return self.options.durability
+
+    @property
     def emit(self) -> Emitter | None:
         """Collects the run's stream events (``None`` when nobody streams it)."""
         return self.options.emit

@@ -50,6 +50,11 @@ class RunView(Protocol):
         ...
 
     @property
+    def durability(self) -> str | None:
+        """``invoke(..., durability=)`` (a subgraph's run: its parent's)."""
+        ...
+
+    @property
     def emit(self) -> Emitter | None:
         """Collects the run's stream events (``None`` when nobody streams it)."""
         ...

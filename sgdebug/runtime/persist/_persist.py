@@ -197,14 +197,15 @@ class Persistence:  # implements engine._journal.Journal
         """From now on (``durability="exit"``) task writes wait for :meth:`finish`."""
         self.staged = Staged(self.thread_id, self.record)
 
-    def finish(self) -> None:
+    def finish(self, *, store: bool = True) -> None:
         """The run ended (``durability="exit"``): store its last checkpoint and the task
-        writes recorded against it."""
+        writes recorded against it (without ``store``: drop them)."""
         staged = self.staged
         if staged is None:
             return
         self.staged = None
-        staged.store(self.saver)
+        if store:
+            staged.store(self.saver)
 
     def _changed(self, run: RunState, moved: Iterable[str] | None) -> Iterable[str]:
         """The channels a save must look at: only those whose version moved can hold a new
