@@ -56,6 +56,8 @@ class Builder(Blueprint, Protocol):
         interrupt_before: Sequence[str] | Literal["*"] | None = None,
         interrupt_after: Sequence[str] | Literal["*"] | None = None,
         name: str | None = None,
+        store: Any = None,
+        cache: Any = None,
     ) -> CompiledStateGraph:
         """A compiled graph of this builder."""
         ...
@@ -119,6 +121,7 @@ class CompiledStateGraph(GraphPlan):
                 after if isinstance(after, str) else tuple(after),
                 _watch(request.watch), durability, parent,
                 request.control or inherited_control(parent), inner,
+                self.store if parent is None else parent.run.store,
             ),
         )  # fmt: skip
         where = _subruns.storage(self, parent, config)

@@ -12,8 +12,14 @@ from types import GenericAlias
 from typing import TYPE_CHECKING, Any, Literal, Self, get_args, get_origin, get_type_hints
 
 from sgdebug.runtime._constants import END, RESERVED_CHARS, START
-from sgdebug.runtime._keywords import check_checkpointer, refuse_deprecated, refuse_unsupported
+from sgdebug.runtime._keywords import (
+    check_cache,
+    check_checkpointer,
+    refuse_deprecated,
+    refuse_unsupported,
+)
 from sgdebug.runtime._policies import TimeoutPolicy, retry_policies
+from sgdebug.runtime.cache._policy import checked_policy
 from sgdebug.runtime.channels import BaseChannel, LastValue
 from sgdebug.runtime.graph._policy import DEFAULT_ERROR_HANDLER, error_handler_name
 from sgdebug.runtime.graph._schema import Field, fields_of, has_fields, same_field
@@ -120,11 +126,11 @@ class StateGraph:
         """Policies for every node that sets none of its own, applied at ``compile()``.
 
         ``retry_policy`` and ``timeout`` apply to every node, error handlers included;
-        ``error_handler`` becomes the handler of every regular node without one. Chainable;
-        ``cache_policy`` is not supported yet (``NotImplementedError``).
+        ``error_handler`` and ``cache_policy`` to every regular node without one. Chainable.
         """
-        refuse_unsupported("set_node_defaults", {"cache_policy": cache_policy})
         defaults = self.node_defaults
+        if cache_policy is not None:
+            defaults.cache_policy = checked_policy(cache_policy, "set_node_defaults")
         if retry_policy is not None:
             defaults.retry = retry_policies(retry_policy, "set_node_defaults")
         if error_handler is not None:
@@ -153,7 +159,8 @@ class StateGraph:
         a function, a compiled graph or a LangChain Runnable."""
         if "input" in deprecated:
             input_schema = input_schema or deprecated.pop("input")
-        refuse_unsupported("add_node", {"cache_policy": cache_policy, "trace_policy": trace_policy})
+        refuse_unsupported("add_node", {"trace_policy": trace_policy})
+        cache = checked_policy(cache_policy, "add_node")
         refuse_deprecated("add_node", deprecated, {"retry": "retry_policy"})
         if not isinstance(node, str):
             action, node = node, _callable_name(node)
@@ -180,6 +187,7 @@ class StateGraph:
             handler = self._add_error_handler(node, error_handler, schema)
             policy = replace(policy, error_handler=handler)
         spec = NodeSpec(node, action, schema, metadata, defer, destinations, policy)
+        spec.cache_policy = cache
         self.nodes[node] = spec
         return self
 
@@ -323,8 +331,9 @@ class StateGraph:
         """Check the graph and return a runnable compiled graph."""
         refuse_unsupported(
             "compile",
-            {"cache": cache, "store": store, "transformers": transformers},
+            {"transformers": transformers},
         )
+        check_cache(cache)
         from sgdebug.runtime._compiled import CompiledStateGraph
         from sgdebug.runtime.graph._plan import CompileOptions
 
@@ -348,6 +357,8 @@ class StateGraph:
                 interrupt_before="*" if before == "*" else tuple(before),
                 interrupt_after="*" if after == "*" else tuple(after),
                 name=name or "LangGraph",
+                cache=cache,
+                store=store,
             ),
         )
         graph.debug = debug

@@ -28,7 +28,9 @@ def test_an_unknown_attribute_is_an_attribute_error_naming_it() -> None:
     assert not hasattr(graph, "step_timout")
 
 
-@pytest.mark.parametrize("name", ["retry_policy", "cache_policy", "store", "stream_mode", "nodes"])
+@pytest.mark.parametrize(
+    "name", ["retry_policy", "cache_policy", "stream_eager", "stream_mode", "nodes"]
+)
 def test_langgraph_settings_sgdebug_lacks_are_refused_naming_them(name: str) -> None:
     graph = _graph()
     before = getattr(graph, name, None)

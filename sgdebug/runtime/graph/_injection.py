@@ -8,7 +8,7 @@ A parameter is injected when it has one of the names below, can be passed by key
   other annotation (``config: Any``, ``config: dict``) is not injected, with LangGraph's
   ``UserWarning``: the function gets its default, or fails for want of the argument.
 * ``writer``: none or ``StreamWriter`` (``Callable[[Any], None]``, or the string).
-* ``store``: none, ``BaseStore`` or ``Optional[BaseStore]`` (sgdebug has no store: None).
+* ``store``: none, ``BaseStore`` or ``Optional[BaseStore]``.
 * ``runtime``, ``previous``: any annotation.
 * ``error``: ``NodeError`` (an error handler's failure), see :func:`names_node_error`.
 

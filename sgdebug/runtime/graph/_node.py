@@ -158,6 +158,10 @@ class CompiledNode:
     """The class of compiled graphs (set by the graph plan): what :attr:`subgraphs` finds."""
     found: list[Any] | None = None
     """:attr:`subgraphs`, once looked for."""
+    cache_policy: Any = None
+    """Its ``CachePolicy``: its results are cached when the graph has a cache."""
+    cache_ns: tuple[str, ...] = ()
+    """The cache namespace of its results (see ``cache.node_namespace``), with a policy."""
 
     def copy(self, update: Mapping[str, Any]) -> CompiledNode:
         """A copy with the fields of ``update`` replaced (as LangGraph's node ``copy``)."""

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from sgdebug.runtime._constants import END, ROOT, START, TASKS, branch_channel, join_channel
+from sgdebug.runtime.cache._policy import node_namespace
 from sgdebug.runtime.channels import (
     BaseChannel,
     BinaryOperatorAggregate,
@@ -54,6 +55,10 @@ class CompileOptions:
     interrupt_before: tuple[str, ...] | Literal["*"]
     interrupt_after: tuple[str, ...] | Literal["*"]
     name: str
+    cache: Any = None
+    """Where nodes with a cache policy keep their results (a ``BaseCache``)."""
+    store: Any = None
+    """The long-term store the graph's nodes get (``compile(store=)``)."""
 
 
 class GraphPlan:
@@ -71,6 +76,10 @@ class GraphPlan:
         self.options = options
         self.name = options.name
         self.checkpointer: Any = options.checkpointer or None
+        self.cache: Any = options.cache
+        """``compile(cache=)``: ``None`` (no node is cached, at the cost of one check per step)."""
+        self.store: Any = options.store
+        """The store its nodes get, unless a parent graph's run gives its own."""
         self.interrupt_before_nodes = options.interrupt_before
         self.interrupt_after_nodes = options.interrupt_after
         self.user_fields = dict(builder.channels)
@@ -178,7 +187,13 @@ class GraphPlan:
             spec.name, action, tuple(sorted(triggers)), self._reader(spec.input_schema),
             inspect_action(action), edges, joins, branches, subgraph, spec.defer,
         )  # fmt: skip
-        node.policy = effective_policy(spec, self.builder.node_defaults, node.injection.is_async)
+        defaults = self.builder.node_defaults
+        node.policy = effective_policy(spec, defaults, node.injection.is_async)
+        cache_policy = spec.cache_policy
+        if cache_policy is None and not spec.is_error_handler:  # (a handler's is never cached)
+            cache_policy = defaults.cache_policy
+        if cache_policy is not None:
+            node.cache_policy, node.cache_ns = cache_policy, node_namespace(spec.name, spec.action)
         node.graph_kind = GraphPlan
         return node
 
