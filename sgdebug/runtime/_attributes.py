@@ -13,7 +13,7 @@ from __future__ import annotations
 from numbers import Real
 from typing import Any
 
-from sgdebug.runtime._keywords import check_checkpointer
+from sgdebug.runtime._keywords import check_cache, check_checkpointer
 
 __all__ = ["HONOURED", "UNSUPPORTED", "check_assignment"]
 
@@ -80,3 +80,5 @@ def _check_value(name: str, value: Any) -> None:
         raise TypeError(f"debug must be True or False, not {value!r}")
     elif name == "checkpointer":
         check_checkpointer(value)
+    elif name == "cache":
+        check_cache(value)

@@ -103,6 +103,9 @@ class CompiledStateGraph(GraphPlan):
         schema = self.builder.context_schema
         if isinstance(context, dict) and (is_dataclass_type(schema) or is_pydantic_model(schema)):
             context = schema(**context)
+        durability = request.durability
+        if durability is None and parent is not None:  # a subgraph's run inherits it
+            durability = parent.run.durability
         before = request.interrupt_before or self.interrupt_before_nodes
         after = request.interrupt_after or self.interrupt_after_nodes
         inner = inherited(parent)
@@ -116,7 +119,7 @@ class CompiledStateGraph(GraphPlan):
                 nested_emitter(request.emit, parent, self.stream_keys),
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
-                _watch(request.watch), request.durability, parent,
+                _watch(request.watch), durability, parent,
                 request.control or inherited_control(parent), inner,
                 self.store if parent is None else parent.run.store,
             ),

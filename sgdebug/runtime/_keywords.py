@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Interrupts",
     "RunRequest",
+    "check_cache",
     "check_checkpointer",
     "check_durability",
     "refuse_deprecated",
@@ -124,4 +125,16 @@ def check_checkpointer(checkpointer: Any) -> None:
             "Invalid checkpointer provided. Expected an instance of `BaseCheckpointSaver`, "
             f"`True`, `False`, or `None`. Received {type(checkpointer).__name__}. Pass a "
             "proper saver (e.g., InMemorySaver, AsyncPostgresSaver)."
+        )
+
+
+def check_cache(cache: Any) -> None:
+    """``compile(cache=)`` takes a cache: an object with LangGraph's ``BaseCache`` methods."""
+    if cache is None:
+        return
+    methods = ("get", "aget", "set", "aset", "clear", "aclear")
+    if not all(callable(getattr(cache, m, None)) for m in methods):
+        raise TypeError(
+            "compile(cache=...) takes a BaseCache (such as InMemoryCache), got "
+            f"{type(cache).__name__}"
         )

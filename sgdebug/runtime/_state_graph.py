@@ -12,7 +12,12 @@ from types import GenericAlias
 from typing import TYPE_CHECKING, Any, Literal, Self, get_args, get_origin, get_type_hints
 
 from sgdebug.runtime._constants import END, RESERVED_CHARS, START
-from sgdebug.runtime._keywords import check_checkpointer, refuse_deprecated, refuse_unsupported
+from sgdebug.runtime._keywords import (
+    check_cache,
+    check_checkpointer,
+    refuse_deprecated,
+    refuse_unsupported,
+)
 from sgdebug.runtime._policies import TimeoutPolicy, retry_policies
 from sgdebug.runtime.cache._policy import checked_policy
 from sgdebug.runtime.channels import BaseChannel, LastValue
@@ -328,7 +333,7 @@ class StateGraph:
             "compile",
             {"transformers": transformers},
         )
-        _check_cache(cache)
+        check_cache(cache)
         from sgdebug.runtime._compiled import CompiledStateGraph
         from sgdebug.runtime.graph._plan import CompileOptions
 
@@ -372,18 +377,6 @@ class StateGraph:
             )
         self.nodes[DEFAULT_ERROR_HANDLER] = NodeSpec(
             DEFAULT_ERROR_HANDLER, handler, self.state_schema, is_error_handler=True
-        )
-
-
-def _check_cache(cache: Any) -> None:
-    """``compile(cache=)`` takes a cache: an object with LangGraph's ``BaseCache`` methods."""
-    if cache is None:
-        return
-    methods = ("get", "aget", "set", "aset", "clear", "aclear")
-    if not all(callable(getattr(cache, m, None)) for m in methods):
-        raise TypeError(
-            "compile(cache=...) takes a BaseCache (such as InMemoryCache), got "
-            f"{type(cache).__name__}"
         )
 
 

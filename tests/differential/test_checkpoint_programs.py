@@ -35,12 +35,12 @@ from .programs import (  # noqa: F401 - registers the programs
     checkpoint_interrupts,
     checkpoint_policies,
     checkpoint_response,
-    checkpoint_step_timeout,
     checkpoint_store,
     checkpoint_stream_out,
     checkpoint_subgraph_stops,
     checkpoint_subgraph_streams,
     checkpoint_subgraphs,
+    checkpoint_timeouts,
     checkpoint_tuples,
     checkpoint_update,
 )

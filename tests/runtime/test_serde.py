@@ -743,3 +743,14 @@ def test_serde_imports_only_the_standard_library() -> None:
         cwd=Path(__file__).resolve().parents[2],
     ).stdout
     assert out.strip() == "[]"
+
+
+def test_a_send_keeps_its_timeout_and_one_stored_before_timeouts_still_loads() -> None:
+    from sgdebug.runtime import Send
+    from sgdebug.runtime.types import TimeoutPolicy
+
+    sent = Send("work", {"n": 1}, timeout=TimeoutPolicy(run_timeout=2, idle_timeout=0.5))
+    assert loads(dumps(sent)) == sent
+    older = b'{"$":"o","c":"sgdebug.runtime.types:Send","v":{"node":"work","arg":1}}'
+    assert loads(older) == Send("work", 1)
+    assert type(loads(older.replace(b',"arg":1', b""))).__name__ == "Unresolved"

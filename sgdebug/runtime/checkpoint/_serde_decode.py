@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any, Final
 
 from sgdebug.runtime.checkpoint._serde_encode import Unresolved, gc_paused
-from sgdebug.runtime.checkpoint._serde_lookup import CODECS, resolve
+from sgdebug.runtime.checkpoint._serde_lookup import CODEC_ADDED, CODECS, resolve
 
 __all__ = ["DECODERS", "DeserializationError", "loads"]
 
@@ -184,10 +184,13 @@ def _build_model(cls: Any, d: dict[str, Any]) -> Any:
 
 
 def _build_codec(cls: type, d: dict[str, Any]) -> Any:
-    names, build = CODECS.get(f"{cls.__module__}:{cls.__qualname__}", ((), None))
+    ref = f"{cls.__module__}:{cls.__qualname__}"
+    names, build = CODECS.get(ref, ((), None))
     if build is None:
         raise _Missing(f"no codec for {cls.__qualname__}")
-    _check_fields(cls, names, d["v"])
+    stored, known = set(d["v"]), set(names)
+    if not (stored <= known and known - stored <= CODEC_ADDED.get(ref, frozenset())):
+        _check_fields(cls, names, d["v"])
     return build(d["v"])
 
 

@@ -15,9 +15,10 @@ import weakref
 from collections.abc import Callable, Mapping
 from typing import Any, Final, TypeVar
 
+from sgdebug.runtime._policies import TimeoutPolicy
 from sgdebug.runtime.types import Command, Interrupt, Overwrite, Send
 
-__all__ = ["CODECS", "REGISTRY", "class_info", "register", "resolve"]
+__all__ = ["CODECS", "CODEC_ADDED", "REGISTRY", "class_info", "register", "resolve"]
 
 C = TypeVar("C", bound=type)
 
@@ -27,8 +28,15 @@ _CLASSES: weakref.WeakKeyDictionary[type, tuple[str, str | None, tuple[str, ...]
     weakref.WeakKeyDictionary()
 )
 CODECS: Final[dict[str, tuple[tuple[str, ...], Callable[[dict[str, Any]], Any]]]] = {
-    "sgdebug.runtime.types:Send": (("node", "arg"), lambda d: Send(d["node"], d["arg"])),
+    "sgdebug.runtime.types:Send": (
+        ("node", "arg", "timeout"),
+        lambda d: Send(d["node"], d["arg"], timeout=d.get("timeout")),
+    ),
 }
+CODEC_ADDED: Final[dict[str, frozenset[str]]] = {
+    "sgdebug.runtime.types:Send": frozenset({"timeout"}),
+}
+"""Fields a codec's class gained, which files written before lack (the codec defaults them)."""
 
 
 def class_info(cls: type) -> tuple[str, str | None, tuple[str, ...]]:
@@ -69,7 +77,7 @@ def register(cls: C) -> C:
     return cls
 
 
-for _cls in (Overwrite, Interrupt, Command):
+for _cls in (Overwrite, Interrupt, Command, TimeoutPolicy):
     register(_cls)
 
 

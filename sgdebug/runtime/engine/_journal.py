@@ -81,8 +81,9 @@ class Journal(Protocol[RunT]):
         """Store the buffered task writes now."""
         ...
 
-    def finish(self) -> None:
-        """The run ended: store what ``durability="exit"`` kept back (else nothing to do)."""
+    def finish(self, *, store: bool = True) -> None:
+        """The run ended: store what ``durability="exit"`` kept back (else nothing to do);
+        without ``store``, drop it."""
         ...
 
     def check_mutations(self, run: RunT, tasks: Sequence[Task], *, committed: bool = True) -> None:

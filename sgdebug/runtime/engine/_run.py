@@ -94,7 +94,11 @@ class Run(RunState):
             self.options.emit.flush()
         stopped = status not in ("paused", "running")
         if stopped and self.options.durability == "exit" and self.persist is not None:
-            self.persist.finish()
+            # As LangGraph, a subgraph's run that simply finished leaves nothing behind
+            # (its parent's checkpoint holds the result), unless it keeps its own
+            # checkpoints across invocations (``checkpointer=True``).
+            nested = self.options.parent is not None and self.graph.options.checkpointer is not True
+            self.persist.finish(store=not (nested and status == "done"))
         return status
 
     def _settle(self, one_step: bool, *, inline: bool) -> Status | None:

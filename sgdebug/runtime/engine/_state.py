@@ -122,6 +122,11 @@ class RunState:
         return self.options.context
 
     @property
+    def durability(self) -> str | None:
+        """``invoke(..., durability=)``, or the parent run's for a subgraph's run."""
+        return self.options.durability
+
+    @property
     def store(self) -> Any:
         """The store the run's nodes get (``None`` without one)."""
         return self.options.store

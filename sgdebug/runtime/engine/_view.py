@@ -50,6 +50,11 @@ class RunView(Protocol):
         ...
 
     @property
+    def durability(self) -> str | None:
+        """``invoke(..., durability=)`` (a subgraph's run: its parent's)."""
+        ...
+
+    @property
     def store(self) -> Any:
         """The store the run's nodes get: its graph's (``compile(store=)``) or, for a
         subgraph's run, its parent run's (``None`` without one)."""

@@ -28,8 +28,8 @@ from sgdebug.runtime.checkpoint.base import (
 )
 from sgdebug.runtime.checkpoint.base import task_id as make_task_id
 from sgdebug.runtime.engine._journal import Mutation
-from sgdebug.runtime.engine._messages_mode import LIFTED_KEYS
 from sgdebug.runtime.persist._blobs import Blobs
+from sgdebug.runtime.persist._metadata import user_metadata
 from sgdebug.runtime.persist._mutations import MutationCheck
 from sgdebug.runtime.persist._payloads import ERROR, checkpoint_event, resumed_event
 from sgdebug.runtime.persist._pending import PendingWrites
@@ -75,7 +75,11 @@ class Persistence:  # implements engine._journal.Journal
         self.blobs = Blobs(saver)
         self.found = MutationCheck()
         self.pending = PendingWrites(saver, thread_id)
-        self._metadata: tuple[Any, Mapping[str, Any], Mapping[str, Any]] = (None, {}, {})
+        self._metadata: tuple[tuple[Any, Any], tuple[Any, Any], Mapping[str, Any]] = (
+            (None, None),
+            ({}, {}),
+            {},
+        )
         self.replay: Replay | None = None
         """Where the subgraphs of a replaying root run start (shared by the runs of one
         invocation; see ``_subgraph_runs.Replay``)."""
@@ -130,9 +134,7 @@ class Persistence:  # implements engine._journal.Journal
             pending = ()
         else:
             self.pending.items = []  # taken: stored with this checkpoint
-        config, (cached_for, _, metadata) = run.options.config, self._metadata
-        if cached_for is not None or "metadata" in config:
-            metadata = self._user_metadata(config)
+        metadata = self._user_metadata(run.options.config)
         entry: SaveEntry = _new(
             SaveEntry,
             (
@@ -195,14 +197,15 @@ class Persistence:  # implements engine._journal.Journal
         """From now on (``durability="exit"``) task writes wait for :meth:`finish`."""
         self.staged = Staged(self.thread_id, self.record)
 
-    def finish(self) -> None:
+    def finish(self, *, store: bool = True) -> None:
         """The run ended (``durability="exit"``): store its last checkpoint and the task
-        writes recorded against it."""
+        writes recorded against it (without ``store``: drop them)."""
         staged = self.staged
         if staged is None:
             return
         self.staged = None
-        staged.store(self.saver)
+        if store:
+            staged.store(self.saver)
 
     def _changed(self, run: RunState, moved: Iterable[str] | None) -> Iterable[str]:
         """The channels a save must look at: only those whose version moved can hold a new
@@ -263,32 +266,22 @@ class Persistence:  # implements engine._journal.Journal
         emit.checkpoint(resumed_event(run, record, self.saver), record.step)
 
     def _user_metadata(self, config: Mapping[str, Any]) -> Mapping[str, Any]:
-        """A copy of the run's ``config["metadata"]``, made again only when it changed."""
-        cached_for, seen, stored = self._metadata
-        given = config.get("metadata")
-        if given is not cached_for or (given is not None and seen != given):
-            seen = dict(given or {})
-            stored = seen if self.parents is None else self._nested_metadata(seen)
-            self._metadata = (given, seen, stored)
+        """What the run's config adds to its checkpoints' metadata (``_metadata``), made
+        again only when ``config["metadata"]`` or ``config["configurable"]`` changed."""
+        given = (config.get("metadata") or {}, config.get("configurable") or {})
+        seen, copies, stored = self._metadata
+        if given[0] is not seen[0] or given[1] is not seen[1] or copies != given:
+            copies = (dict(given[0]), dict(given[1]))  # (a user may change them in place)
+            kept = user_metadata(config)
+            stored = kept if self.parents is None else {"parents": self.parents, **kept}
+            self._metadata = (given, copies, stored)
         return stored
 
     def nest(self, parents: Mapping[str, str] | None) -> None:
         """Mark the checkpoints saved from now a subgraph's (see :attr:`parents`), or,
         with ``None`` or ``{}``, a root graph's."""
         self.parents = dict(parents) if parents else None
-        stored = {} if self.parents is None else {"parents": self.parents}
-        self._metadata = (None, {}, stored)
-
-    def _nested_metadata(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """A subgraph's checkpoint metadata: its parents' checkpoints, and the user's
-        metadata without what its parent's task config added (``langgraph_*`` and the
-        configurable keys a task's metadata repeats)."""
-        kept = {
-            k: v
-            for k, v in given.items()
-            if not k.startswith("langgraph_") and k not in LIFTED_KEYS
-        }
-        return {"parents": self.parents, **kept}
+        self._metadata = ((None, None), ({}, {}), {})  # (made again at the next save)
 
     # -- what the run reports --------------------------------------------------------------
 

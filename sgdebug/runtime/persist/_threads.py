@@ -413,7 +413,11 @@ def update_superstep(
         return config_of(persist.save_record(run, "update", step=step))
     if as_node is None:
         updates = [updates[0]._replace(as_node=_infer_as_node(graph, record))]
-    return config_of(apply_node_updates(run, persist, record, updates))
+    # As LangGraph, the update's writes are kept on its checkpoint (the tasks' results its
+    # snapshot shows) only while that is the thread's latest: an older one keeps its own.
+    latest = saver.get_record(thread_id, None) if checkpoint_id and record is not None else None
+    superseded = latest is not None and record is not None and latest.id != record.id
+    return config_of(apply_node_updates(run, persist, record, updates, keep=not superseded))
 
 
 def _infer_as_node(graph: GraphPlan, record: CheckpointRecord | None) -> str:

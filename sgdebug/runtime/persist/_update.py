@@ -63,9 +63,12 @@ def apply_node_updates(
     persist: Persistence,
     record: CheckpointRecord | None,
     updates: Sequence[StateUpdate],
+    *,
+    keep: bool = True,
 ) -> CheckpointRecord:
     """Apply ``updates`` (each with its node already known) to ``run`` as one superstep and
-    store the ``update`` checkpoint; returns its record."""
+    store the ``update`` checkpoint; returns its record. With ``keep``, the updates are also
+    stored as their tasks' writes on ``record`` (where no earlier write of theirs is)."""
     graph: GraphPlan = run.graph
     planned = _planned_ids(run) if record is not None else {}
     grouped: defaultdict[str, list[Any]] = defaultdict(list)
@@ -84,9 +87,9 @@ def apply_node_updates(
             task_id = update.task_id or _take(planned, node.name) or _fallback(persist, index, path)
             # (an update that writes nothing leaves the task's earlier writes, as LangGraph)
             stored.extend(PendingWrite(task_id, node.name, path, k, v) for k, v in writes)
-    if record is not None and stored:
+    if record is not None and stored and keep:
         stored = _not_recorded(persist, record, stored)
-    if record is not None and stored:
+    if record is not None and stored and keep:
         persist.saver.put_writes(record.thread_id, record.id, stored)
     run._apply(grouped, "step")
     run.versions_seen[INTERRUPT] = dict(run.versions)

@@ -240,3 +240,37 @@ def durability_on_a_stream_closed_early_and_a_recursion_error(g: EngineAPI) -> C
         assert len(r["sync limited history"]) == 4
 
     return Case(graph, script=lambda: _each_mode(run), spec=spec)
+
+
+@ckpt
+def subgraphs_inherit_durability_and_exit_keeps_only_the_root(g: EngineAPI) -> Case:
+    """A subgraph's run takes its parent's durability; with ``"exit"`` a subgraph that simply
+    finishes stores nothing (the root's last checkpoint holds its result), one that stops
+    at an interrupt stores where it stopped, and a ``checkpointer=True`` one keeps its own."""
+
+    def subgraph(persist: Any) -> Any:
+        inner = g.StateGraph(S).add_node("one", say("one")).add_node("two", say("two"))
+        inner.add_edge(g.START, "one").add_edge("one", "two")
+        return inner.compile(checkpointer=persist)
+
+    def parent(sub: Any) -> Any:
+        b = g.StateGraph(S).add_node("sub", sub).add_edge(g.START, "sub")
+        return b.compile(checkpointer=g.InMemorySaver())
+
+    def stored(graph: Any, cfg: dict[str, Any]) -> list[Any]:
+        listed = graph.checkpointer.list(cfg)
+        return [(c.config["configurable"]["checkpoint_ns"].split(":")[0], c.metadata["step"])
+                for c in listed]  # fmt: skip
+
+    def run(mode: Any, cfg: dict[str, Any]) -> Script:
+        asker = g.StateGraph(S).add_node("ask", _asker(g, [])).add_edge(g.START, "ask")
+        for label, sub in (("None", subgraph(None)), ("True", subgraph(True)), ("asks", asker)):
+            graph = parent(sub if label != "asks" else asker.compile())
+            yield f"{label} invoke", attempt(partial(graph.invoke, {"x": 1}, cfg, durability=mode))
+            yield f"{label} stored", stored(graph, cfg)
+
+    def spec(r: Rec) -> None:
+        assert r["exit None stored"] == [("", 1)]
+        assert r["sync None stored"][0] == ("", 1) and len(r["sync None stored"]) > 1
+
+    return Case(chain(g), script=lambda: _each_mode(run), spec=spec)

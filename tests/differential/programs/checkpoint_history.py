@@ -475,3 +475,38 @@ def async_failing_task_keeps_sibling_writes(g: EngineAPI) -> Case:
         assert r["calls"] == ["flaky", "flaky", "ok"]  # ok's writes were kept, it did not rerun
 
     return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def checkpoint_metadata_keeps_the_users_configurable_and_metadata(g: EngineAPI) -> Case:
+    """Every checkpoint's metadata gets the run's plain config values (str/int/float/bool,
+    not ``__``-prefixed, not LangGraph's own keys); a user's ``source``/``step`` do not
+    replace the checkpoint's; in a subgraph too, and an update takes its own config's."""
+    sub = g.StateGraph(S).add_node("inner", say("inner")).add_edge(g.START, "inner").compile()
+    b = g.StateGraph(S).add_node("sub", sub).add_node("after", say("after"))
+    graph = b.add_edge(g.START, "sub").add_edge("sub", "after").compile(g.InMemorySaver())
+    config = {
+        "configurable": {
+            "thread_id": "t1", "user_id": "u\x001", "n": 3, "ratio": 0.5, "flag": True,
+            "run_id": "r1", "items": [1], "none": None, "__private": "p", "checkpoint_ns": "",
+        },
+        "metadata": {"tag": "m", "source": "mine", "step": 99, "nested": {"a": 1}},
+    }  # fmt: skip
+
+    def script() -> Script:
+        yield "invoke", attempt(lambda: graph.invoke({"x": 1}, config))
+        yield "history", history(graph, thread("t1"))
+        yield "subgraph", [h.metadata for h in graph.checkpointer.list(None)]
+        updated = {"configurable": {"thread_id": "t1", "editor": "e"}}
+        yield (
+            "update",
+            attempt(lambda: graph.update_state(updated, {"log": ["u"]}, as_node="after")),
+        )
+        yield "after update", snap(graph, thread("t1"))["metadata"]
+
+    def spec(r: Rec) -> None:
+        first = r["history"][0]["metadata"]
+        assert first["source"] == "loop" and first["user_id"] == "u1" and "items" not in first
+        assert r["after update"]["editor"] == "e" and "user_id" not in r["after update"]
+
+    return Case(graph, script=script, spec=spec)

@@ -5,6 +5,7 @@ See ``programs/checkpoint.py`` for how these scripts are observed and compared.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from sgdebug.sample_graphs._engines import EngineAPI
@@ -253,5 +254,40 @@ def update_as_input_on_a_new_thread_is_its_step_minus_one_input(g: EngineAPI) ->
         assert [s[:2] for s in steps(r["history"])] == [
             ("input", 2), ("update", 1), ("update", 0), ("input", -1)
         ]  # fmt: skip
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def update_keeps_its_writes_on_a_checkpoint_only_while_it_is_the_latest(g: EngineAPI) -> Case:
+    """An update of a paused step's checkpoint is kept as its task's writes there while that
+    checkpoint is the thread's latest (``ok`` keeps its first result, as LangGraph's saver
+    does); once superseded, an update of it (as ``asks``) leaves its snapshot as it was."""
+
+    done = threading.Event()  # ``asks`` interrupts once ``ok`` has finished (in parallel)
+
+    def ok(state: Any) -> dict[str, Any]:
+        done.set()
+        return {"log": ["ok"]}
+
+    def asks(state: Any) -> dict[str, Any]:
+        done.wait(timeout=10)
+        return {"log": [g.interrupt("why?")]}
+
+    b = g.StateGraph(S).add_node("ok", ok).add_node("asks", asks)
+    graph = b.add_edge(g.START, "ok").add_edge(g.START, "asks").compile(g.InMemorySaver())
+
+    def script() -> Script:
+        graph.invoke({"x": 1}, CFG)
+        paused = graph.get_state(CFG).config
+        yield "as ok", _update(graph, {"log": ["as ok"]}, paused, as_node="ok")
+        yield "paused step after as ok", snap(graph, paused)
+        yield "as asks", _update(graph, {"log": ["as asks"]}, paused, as_node="asks")
+        yield "paused step after as asks", snap(graph, paused)
+        yield "history", history(graph)
+
+    def spec(r: Rec) -> None:
+        tasks = r["paused step after as asks"]["tasks"]
+        assert {t["name"]: t["result"] for t in tasks} == {"asks": None, "ok": {"log": ["ok"]}}
 
     return Case(graph, script=script, spec=spec)

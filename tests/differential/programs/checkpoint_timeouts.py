@@ -1,9 +1,11 @@
-"""Checkpoint programs for ``graph.step_timeout``, set on the compiled graph as LangGraph's
-users do: past it the run raises ``TimeoutError``; a sync node cannot be stopped, so the
-step waits for it and keeps what it wrote (not streamed); an async one is cancelled. See
-``programs/checkpoint.py`` for how these scripts are observed and compared.
+"""Checkpoint programs for time limits across a pause or a failure: a ``Send(...,
+timeout=)`` stored in a checkpoint keeps its limit when the run resumes; past
+``graph.step_timeout`` (set on the compiled graph, as LangGraph's users do) the run raises
+``TimeoutError``, a sync node cannot be stopped, so the step waits for it and keeps what it
+wrote (not streamed), and an async one is cancelled. See ``programs/checkpoint.py`` for how
+these scripts are observed and compared.
 
-The nodes that go past the limit take ten times longer than it, and nothing asserts a
+The nodes that go past a limit take at least ten times longer than it, and nothing asserts a
 duration: only which tasks were kept, streamed or cancelled.
 """
 
@@ -94,5 +96,36 @@ def step_timeout_cancels_async_nodes(g: EngineAPI) -> Case:
     def spec(r: Rec) -> None:
         assert r["astream"] == [{"quick": {"log": ["quick"]}}, Raised("TimeoutError", "")]
         assert r["cancelled"] == ["hangs"]
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def send_timeout_survives_a_pause(g: EngineAPI) -> Case:
+    """The Send waits in the checkpoint at a breakpoint; resumed, its task keeps its limit."""
+
+    async def work(state: Any) -> dict[str, Any]:
+        await asyncio.sleep(5)
+        return {"log": ["never"]}
+
+    b = g.StateGraph(S).add_node("work", work)
+    b.add_conditional_edges(g.START, lambda s: [g.Send("work", s, timeout=0.05)], ["work"])
+    graph = b.compile(checkpointer=g.InMemorySaver(), interrupt_before=["work"])
+
+    async def run(arg: Any) -> str:
+        try:
+            await graph.ainvoke(arg, thread("t1"))
+        except Exception as exc:
+            return type(exc).__name__
+        return "finished"
+
+    def script() -> Script:
+        yield "pause", asyncio.run(run({"log": []}))
+        yield "next", snap(graph, thread("t1"))["next"]
+        yield "resume", asyncio.run(run(None))
+
+    def spec(r: Rec) -> None:
+        assert r["next"] == ("work",)
+        assert r["resume"] == "NodeTimeoutError"
 
     return Case(graph, script=script, spec=spec)
