@@ -26,10 +26,10 @@ from sgdebug.debugger.events import (
     Stepped,
     TaskRan,
 )
-from sgdebug.debugger.results import ErrorInfo, Hit, Stop, StopKind, TaskInfo
+from sgdebug.debugger.results import ErrorInfo, Hit, Inside, Stop, StopKind, TaskInfo
 from sgdebug.runtime import CommitRecord
 
-__all__ = ["ConditionCheck", "Driver", "Goal"]
+__all__ = ["ConditionCheck", "Driver", "Goal", "reaches"]
 
 ConditionCheck = Callable[[str, Mapping[str, Any]], bool]
 """Evaluates a breakpoint condition on the run's state, with extra names; raises
@@ -46,6 +46,21 @@ class Goal:
     """The stop kind reported when the goal is reached."""
     steps: int = 0
     node: str | None = None
+    inner: frozenset[str] = frozenset()
+    """Where inside subgraphs the verb stops too, as node paths to stop before
+    (``research/summarize``; ``research/*``: before each of research's supersteps): stepping
+    inside a subgraph (:mod:`~sgdebug.debugger.subgraph_motion`). The engine arms them for
+    this verb only."""
+
+
+def reaches(paths: frozenset[str], inside: Inside) -> bool:
+    """Whether a stop ``inside`` a subgraph is one the node ``paths`` of
+    :attr:`Goal.inner` ask for: before a node they name, or in a frame they name with
+    ``FRAME/*``."""
+    frame = inside.where
+    if f"{frame}/*" in paths:
+        return True
+    return any(f"{frame}/{name}" in paths for name in inside.next)
 
 
 class Driver:
@@ -130,13 +145,21 @@ class Driver:
         self.pending.extend(self._after_hits(record))
 
     def stopped_inside(
-        self, step: int, found: Sequence[tuple[Breakpoint, tuple[str, ...]]]
+        self,
+        step: int,
+        found: Sequence[tuple[Breakpoint, tuple[str, ...]]],
+        inside: Inside | None = None,
     ) -> None:
-        """The engine stopped the run inside a subgraph, at the breakpoints ``found`` on its
-        nodes (with the node paths each matched): report them as this verb's stop."""
+        """The engine stopped the run inside a subgraph (``inside``: where), at the
+        breakpoints ``found`` on its nodes (with the node paths each matched) or where the
+        verb's :attr:`Goal.inner` asked: report it as this verb's stop."""
         hits = tuple(replace(Hit(self._record(bp)), nodes=nodes) for bp, nodes in found)
         self.pending = []
-        self.stop = Stop("breakpoint", step, hits=hits)
+        goal = self.goal
+        if not hits and inside is not None and reaches(goal.inner, inside):
+            self.stop = Stop(goal.report, step, node=goal.node, inside=inside)
+        else:
+            self.stop = Stop("breakpoint", step, hits=hits, inside=inside)
 
     def errored(self, error: ErrorInfo) -> bool:
         if not self.table.catches_exceptions:

@@ -162,6 +162,8 @@ def describe_stop(stop: Stop) -> str:
         return f"The run finished. {hits}." if hits else "The run finished."
     if kind == "breakpoint":
         return f"Stopped before step {stop.step} at {hits}."
+    if stop.inside is not None or kind == "finish":
+        return _stopped_in(stop)
     text = {
         "start": "Started: paused before step",
         "step": "Paused before step",
@@ -173,6 +175,22 @@ def describe_stop(stop: Stop) -> str:
         "aborted": "Run aborted at step",
     }.get(kind, kind)
     return f"{text} {stop.step}."
+
+
+def _stopped_in(stop: Stop) -> str:
+    """``Paused in research before summarize (step 2 of research).``, after ``until`` or
+    ``finish`` with what was reached or finished first."""
+    inside = stop.inside
+    if inside is None:
+        where = f"paused before step {stop.step}"
+    else:
+        nxt = ", ".join(inside.next) or "its end"
+        where = f"paused in {inside.where} before {nxt} (step {inside.step} of {inside.where})"
+    if stop.kind == "until":
+        return f"Reached {stop.node}: {where}."
+    if stop.kind == "finish":
+        return f"Finished {stop.node}: {where}."
+    return f"{where[0].upper()}{where[1:]}."
 
 
 def format_tasks(tasks: Iterable[TaskInfo]) -> str:

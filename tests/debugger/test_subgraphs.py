@@ -80,11 +80,11 @@ REFUSED_INSIDE = [
     *((engine, line, SUBGRAPH) for engine in ("langgraph",) for line in (
         "break before research/summarize", "tbreak after research/gather",
         "until research/summarize", "watch research/notes")),
-    ("native", "until research/summarize", SUBGRAPH_STEP),
     ("native", "watch research/notes", SUBGRAPH_STEP),
 ]  # fmt: skip
 """What each engine refuses inside a subgraph, and the feature whose reason it gives (the
-native engine's breakpoints there: tests/debugger/test_subgraph_breaks.py)."""
+native engine's breakpoints there: tests/debugger/test_subgraph_breaks.py; its until, step,
+next and finish there: tests/debugger/test_subgraph_motion.py)."""
 
 
 @pytest.mark.parametrize(("engine", "line", "feature"), REFUSED_INSIDE)

@@ -17,7 +17,9 @@ from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from sgdebug.debugger.breakpoints import Breakpoint, BreakpointTable
+from sgdebug.debugger.driver import Goal
 from sgdebug.debugger.history import config_for
+from sgdebug.debugger.results import Inside
 from sgdebug.inspect.node_paths import join_path
 from sgdebug.runtime import Run, StateSnapshot
 from sgdebug.runtime.engine._inner_breaks import PATH_SEP, InnerBreaks
@@ -33,17 +35,21 @@ class Breaking(Protocol):
     """An observer that keeps breakpoints (the session's driver)."""
 
     table: BreakpointTable
+    goal: Goal
 
     def stopped_inside(
-        self, step: int, found: Sequence[tuple[Breakpoint, tuple[str, ...]]]
+        self,
+        step: int,
+        found: Sequence[tuple[Breakpoint, tuple[str, ...]]],
+        inside: Inside | None = None,
     ) -> None:
-        """The run stopped inside a subgraph at ``found``."""
+        """The run stopped inside a subgraph (``inside``: where) at ``found``."""
 
 
-def inner_breaks(table: BreakpointTable) -> InnerBreaks | None:
-    """The enabled ``before``/``after`` breakpoints of ``table`` on node paths (``None``:
-    there are none)."""
-    paths: dict[str, set[str]] = {"before": set(), "after": set()}
+def inner_breaks(table: BreakpointTable, goal: Goal | None = None) -> InnerBreaks | None:
+    """The enabled ``before``/``after`` breakpoints of ``table`` on node paths, and the
+    paths the verb's ``goal`` stops before inside subgraphs (``None``: there are none)."""
+    paths: dict[str, set[str]] = {"before": set(goal.inner if goal else ()), "after": set()}
     for bp in table.all:
         if bp.enabled and bp.kind in paths and PATH_SEP in bp.target:
             paths[bp.kind].add(bp.target)
@@ -56,7 +62,7 @@ def arm(run: Run, observer: Any) -> None:
     """Give ``run`` the path breakpoints of the session ``observer`` drives (none for an
     observer without a breakpoint table: a run made from a snapshot, to its first plan)."""
     run.options.inner_breaks = (
-        inner_breaks(observer.table) if isinstance(observer, Breaking) else None
+        inner_breaks(observer.table, observer.goal) if isinstance(observer, Breaking) else None
     )
 
 
@@ -64,24 +70,25 @@ def report(graph: Any, thread_id: str, step: int, observer: Any) -> None:
     """Tell ``observer`` which path breakpoints the run stopped at inside a subgraph (none
     named: a breakpoint the subgraph was compiled with)."""
     if isinstance(observer, Breaking):
-        observer.stopped_inside(step, hits_at(graph, thread_id, observer.table))
+        observer.stopped_inside(step, *hits_at(graph, thread_id, observer.table))
 
 
-def hits_at(graph: Any, thread_id: str, table: BreakpointTable) -> Found:
+def hits_at(graph: Any, thread_id: str, table: BreakpointTable) -> tuple[Found, Inside | None]:
     """The path breakpoints the run of ``thread_id`` stopped at inside a subgraph: ``before``
     ones on the nodes the stopped subgraph runs next, ``after`` ones on those of the step
-    it just committed."""
+    it just committed; and where it stopped (``None``: not inside one)."""
     found = _innermost(graph.get_state(config_for(thread_id, None), subgraphs=True))
     if found is None:
-        return ()
+        return (), None
     frame, snap = found
+    inside = Inside(frame, tuple(snap.next), int((snap.metadata or {}).get("step", -1)) + 1)
     before = _paths(frame, snap.next)
     after: set[str] = set()
     if snap.parent_config is not None:
         after = _paths(frame, graph.get_state(snap.parent_config).next)
     hits = [*table.matching_nodes("before", sorted(before))]
     hits += table.matching_nodes("after", sorted(after))
-    return tuple((bp, matched) for bp, matched in hits if PATH_SEP in bp.target)
+    return tuple((bp, matched) for bp, matched in hits if PATH_SEP in bp.target), inside
 
 
 def _paths(frame: tuple[str, ...], names: Any) -> set[str]:
@@ -92,8 +99,16 @@ def _innermost(full: StateSnapshot) -> tuple[tuple[str, ...], StateSnapshot] | N
     frame: tuple[str, ...] = ()
     snap, found = full, None
     while True:
-        task = next((t for t in snap.tasks if isinstance(t.state, StateSnapshot)), None)
+        task = next((t for t in snap.tasks if _started(t.state)), None)
         if task is None:
             return found
         frame, snap = (*frame, task.name), task.state
         found = (frame, snap)
+
+
+def _started(state: Any) -> bool:
+    """Whether a task's ``state`` is the snapshot of a subgraph that has a checkpoint (not
+    one its task is about to start)."""
+    if not isinstance(state, StateSnapshot):
+        return False
+    return bool(((state.config or {}).get("configurable") or {}).get("checkpoint_id"))
