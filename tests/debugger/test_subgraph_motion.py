@@ -3,7 +3,8 @@ native engine; the LangGraph engine runs a subgraph whole and says why."""
 
 from __future__ import annotations
 
-from typing import Any
+import operator
+from typing import Annotated, Any, TypedDict
 
 import pytest
 
@@ -239,3 +240,46 @@ def test_the_langgraph_engine_runs_a_subgraph_whole_and_says_why() -> None:
     message = refused(session, "finish").message
     assert message == f"finish: not available on the langgraph engine: {why}"
     assert session.engine.capabilities.why_not("next") is None
+
+
+class Log(TypedDict, total=False):
+    log: Annotated[list[str], operator.add]
+
+
+def _beside_a_plain_task() -> Any:
+    """``START -> (A, B, C) -> after``: A and B run subgraphs ``i1 -> i2``, C a plain node,
+    all three in one superstep; every node appends to ``log`` (a reducer)."""
+    from sgdebug.runtime import START, StateGraph
+
+    def sub(tag: str) -> Any:
+        inner = StateGraph(Log).add_node("i1", lambda s: {"log": [f"{tag}1"]})
+        inner.add_node("i2", lambda s: {"log": [f"{tag}2"]})
+        return inner.add_edge(START, "i1").add_edge("i1", "i2").compile()
+
+    top = StateGraph(Log).add_node("A", sub("a")).add_node("B", sub("b"))
+    top.add_node("C", lambda s: {"log": ["c"]}).add_node("after", lambda s: {"log": ["after"]})
+    for node in ("A", "B", "C"):
+        top.add_edge(START, node)
+    return top.add_edge(["A", "B", "C"], "after").compile()
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["break before A/i2", "continue", "continue"],
+        ["step 2", "step", "step", "step"],
+        ["step 2", "finish", "step"],
+    ],
+    ids=["break inside", "step through", "finish"],
+)
+def test_a_stop_inside_a_subgraph_beside_other_tasks_applies_their_writes_once(
+    lines: list[str],
+) -> None:
+    graph = _beside_a_plain_task()
+    plain = graph.invoke({"log": []})
+    session = session_on(graph, "native", {"log": []})
+    ok(session, "restart")
+    stops = [ok(session, line).stop for line in lines]
+    assert any(stop is not None and stop.inside is not None for stop in stops)
+    assert session.status == "done"
+    assert values(session) == plain == {"log": ["a1", "a2", "b1", "b2", "c", "after"]}

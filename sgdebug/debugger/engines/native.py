@@ -259,10 +259,10 @@ class NativeEngine:
         self._preview = None  # (read again: it was of the snapshot the session stood at)
 
     def advance(self, observer: Observer) -> Settled:
-        return self._advance(self._run(), observer)
+        return self._advance(self._moving(), observer)
 
     def run_task(self, node: str | None, observer: Observer) -> Settled:
-        run = self._run()
+        run = self._moving()
         pending = [t for t in run.tasks if not t.done and t.error is None]
         chosen = next((t for t in pending if node is None or t.name == node), None)
         if chosen is None:
@@ -349,6 +349,20 @@ class NativeEngine:
             assert self.run is not None
             self._advance(self.run, _Quiet())
         assert self.run is not None
+        return self.run
+
+    def _moving(self) -> Run:
+        """The run to move on: after a stop inside a subgraph, a new one from the checkpoint
+        it stopped at (paused at its plan), as ``invoke(None)`` goes on. The stopped run put
+        the writes of the step's finished tasks into its channels (its state shows them), so
+        committing that step itself would apply them twice."""
+        run = self._run()
+        if run.status != "interrupted" or run.interrupts or self.thread_id is None:
+            return run
+        self.drop()
+        self.start(self.thread_id, None, None)  # (the latest: a checkpoint id would replay)
+        assert self.run is not None
+        self._advance(self.run, _Quiet())
         return self.run
 
     def _advance(self, run: Run, observer: Observer) -> Settled:
