@@ -9,6 +9,7 @@ from __future__ import annotations
 import pprint
 import reprlib
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from sgdebug.debugger.breakpoints import Breakpoint, held_notes
@@ -160,6 +161,9 @@ def describe_stop(stop: Stop) -> str:
     hits = "; ".join(describe_hit(h) for h in stop.hits)
     if kind == "done":
         return f"The run finished. {hits}." if hits else "The run finished."
+    if kind == "breakpoint" and not hits and stop.inside is not None:  # the subgraph's own
+        where = _stopped_in(replace(stop, kind="step"))[len("Paused ") : -1]
+        return f"Stopped {where}, at a breakpoint the subgraph was compiled with."
     if kind == "breakpoint":
         return f"Stopped before step {stop.step} at {hits}."
     if stop.inside is not None or kind == "finish":

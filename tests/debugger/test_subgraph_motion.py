@@ -283,3 +283,19 @@ def test_a_stop_inside_a_subgraph_beside_other_tasks_applies_their_writes_once(
     assert any(stop is not None and stop.inside is not None for stop in stops)
     assert session.status == "done"
     assert values(session) == plain == {"log": ["a1", "a2", "b1", "b2", "c", "after"]}
+
+
+def test_a_stop_at_a_breakpoint_the_subgraph_was_compiled_with_says_where() -> None:
+    from sgdebug.runtime import START, StateGraph
+
+    research = nested.build_research().compile(interrupt_before=["summarize"])
+    top = StateGraph(nested.State).add_node("research", research).add_edge(START, "research")
+    session = session_on(top.compile(), "native", nested.EXAMPLE_INPUT)
+    ok(session, "restart")
+    stop = ok(session, "continue")
+    assert stopped(stop) == ("paused", "breakpoint", 1)
+    assert stop.message == (
+        "Stopped in research before summarize (step 2 of research), at a breakpoint the "
+        "subgraph was compiled with."
+    )
+    assert stopped(ok(session, "step")) == ("interrupted", "interrupt", 1)  # past it
