@@ -125,6 +125,10 @@ def candidates(session: Session, arg: Arg) -> list[str]:
         found = list(session.node_paths)
     elif kind == "channel":
         found = list(session.channel_names)
+        if arg.paths:
+            from sgdebug.debugger.subgraph_watch import channel_paths
+
+            found += channel_paths(session.core)
     elif kind == "snapshot":
         found = snapshot_numbers(session)
     elif kind == "breakpoint":

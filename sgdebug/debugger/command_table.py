@@ -221,7 +221,7 @@ _SPECS: list[CommandSpec] = [
         help="Stops after a superstep that changed CHANNEL. The condition may use `old` and "
         "`new` (the channel's values) and `state`.",
         run=lambda s, a: s.watch(a["channel"], a.get("condition")),
-        args=(Arg("channel", "channel"), _IF),
+        args=(Arg("channel", "channel", paths=True), _IF),
         aliases=("w",),
         key="w",
         takes="channel",

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from sgdebug.debugger.breakpoints import EXCEPTION_BREAKPOINT, Breakpoint, BreakpointTable
-from sgdebug.debugger.evaluation import ExpressionError
+from sgdebug.debugger.evaluation import ExpressionError, safe_deepcopy
 from sgdebug.debugger.events import (
     BreakpointsChanged,
     Errored,
@@ -27,9 +27,10 @@ from sgdebug.debugger.events import (
     TaskRan,
 )
 from sgdebug.debugger.results import ErrorInfo, Hit, Inside, Stop, StopKind, TaskInfo
+from sgdebug.debugger.subgraph_watch import InnerStop
 from sgdebug.runtime import CommitRecord
 
-__all__ = ["ConditionCheck", "Driver", "Goal", "reaches"]
+__all__ = ["ConditionCheck", "Driver", "Goal", "reaches", "where_inside"]
 
 ConditionCheck = Callable[[str, Mapping[str, Any]], bool]
 """Evaluates a breakpoint condition on the run's state, with extra names; raises
@@ -61,6 +62,14 @@ def reaches(paths: frozenset[str], inside: Inside) -> bool:
     if f"{frame}/*" in paths:
         return True
     return any(f"{frame}/{name}" in paths for name in inside.next)
+
+
+def where_inside(inner: InnerStop) -> Inside | None:
+    """Where the stop ``inner`` stands: its frame, the nodes it runs next, its own step."""
+    snap = inner.snapshot
+    if snap is None or not inner.frame:
+        return None
+    return Inside(inner.frame, tuple(snap.next), int((snap.metadata or {}).get("step", -1)) + 1)
 
 
 class Driver:
@@ -144,22 +153,32 @@ class Driver:
         self.bus.emit(Stepped(record, checkpoint_id))
         self.pending.extend(self._after_hits(record))
 
-    def stopped_inside(
-        self,
-        step: int,
-        found: Sequence[tuple[Breakpoint, tuple[str, ...]]],
-        inside: Inside | None = None,
-    ) -> None:
-        """The engine stopped the run inside a subgraph (``inside``: where), at the
-        breakpoints ``found`` on its nodes (with the node paths each matched) or where the
-        verb's :attr:`Goal.inner` asked: report it as this verb's stop."""
-        hits = tuple(replace(Hit(self._record(bp)), nodes=nodes) for bp, nodes in found)
-        self.pending = []
+    def stopped_inside(self, step: int, inner: InnerStop) -> bool:
+        """The engine stopped the run inside a subgraph at ``inner``: report the path
+        breakpoints and watches that fire there (conditions evaluated in the subgraph's
+        frame), or where the verb's :attr:`Goal.inner` asked, as this verb's stop;
+        ``False`` when none fires and nothing else keeps the stop, for the engine to
+        re-enter past it."""
+        frame = {"state": safe_deepcopy(inner.values), "snapshot": inner.snapshot}
+        hits = []
+        for bp, nodes in inner.nodes:
+            hit = self._fire(bp, frame)
+            if hit is not None:
+                hits.append(replace(hit, nodes=nodes))
+        for bp, old, new in inner.changes:
+            hit = self._fire(bp, {**frame, "old": old, "new": new})
+            if hit is not None:
+                hits.append(replace(hit, old=old, new=new))
+        inside = where_inside(inner)
         goal = self.goal
+        self.pending = []
         if not hits and inside is not None and reaches(goal.inner, inside):
             self.stop = Stop(goal.report, step, node=goal.node, inside=inside)
+        elif hits or inner.compiled:
+            self.stop = Stop("breakpoint", step, hits=tuple(hits), inside=inside)
         else:
-            self.stop = Stop("breakpoint", step, hits=hits, inside=inside)
+            return False
+        return True
 
     def errored(self, error: ErrorInfo) -> bool:
         if not self.table.catches_exceptions:

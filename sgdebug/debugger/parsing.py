@@ -48,6 +48,9 @@ class Arg:
     """For ``choice`` (and words ``breakpoint`` also accepts, like ``all``)."""
     placeholder: str | None = None
     """How usage shows it (default from the kind: ``NODE``, ``EXPR``...)."""
+    paths: bool = False
+    """A ``channel`` that may be a subgraph's, by path (``research/notes``: ``watch``):
+    completion offers those too where the engine stops inside subgraphs."""
 
     @property
     def shown(self) -> str:

@@ -164,6 +164,8 @@ def describe_stop(stop: Stop) -> str:
     if kind == "breakpoint" and not hits and stop.inside is not None:  # the subgraph's own
         where = _stopped_in(replace(stop, kind="step"))[len("Paused ") : -1]
         return f"Stopped {where}, at a breakpoint the subgraph was compiled with."
+    if kind == "breakpoint" and not hits:  # (inside a subgraph compiled with it)
+        return f"Stopped before step {stop.step} at a breakpoint a subgraph was compiled with."
     if kind == "breakpoint":
         return f"Stopped before step {stop.step} at {hits}."
     if stop.inside is not None or kind == "finish":
@@ -311,4 +313,4 @@ def format_outcome(outcome: Outcome) -> str:
         if error is not None and error.traceback:
             parts.append(error.traceback.rstrip())
     parts.extend(outcome.notes)
-    return "\n".join(parts)
+    return "\n".join((*outcome.ran, *parts))

@@ -156,10 +156,12 @@ def _frames_from(frame: Frame) -> frozenset[str]:
 
 
 def _merged(done: list[Outcome]) -> Outcome:
-    """One outcome for several moves: the last one's stop, every commit and note."""
+    """One outcome for several moves: the last one's stop, every commit, note and task
+    that ran inside a subgraph."""
     last = done[-1]
     if len(done) == 1:
         return last
     commits = tuple(c for o in done for c in o.commits)
     notes = tuple(dict.fromkeys(n for o in done for n in o.notes))
-    return replace(last, commits=commits, notes=notes)
+    ran = tuple(line for o in done for line in o.ran)
+    return replace(last, commits=commits, notes=notes, ran=ran)

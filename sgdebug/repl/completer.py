@@ -135,6 +135,8 @@ class _Meta:
             return f"node in subgraph {candidate.rsplit('/', 1)[0]}"
         if candidate in session.channel_names:
             return "channel"
+        if "channel" in self.kinds and "/" in candidate:
+            return f"channel of subgraph {candidate.rsplit('/', 1)[0]}"
         return ""
 
     def entries(self) -> dict[str, HistoryEntry]:

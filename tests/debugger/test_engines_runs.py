@@ -278,7 +278,7 @@ def test_info_names_the_engine_and_what_it_cannot_run(engine: EngineName) -> Non
     assert info.value.engine == engine
     assert info.message.startswith(f"Engine: {engine}: ")
     missing = {
-        "native": {"subgraph-step"},
+        "native": set(),
         "langgraph": {"task", "mutations", "subgraph", "finish"},
     }
     assert {feature for feature, _ in info.value.missing} == missing[engine]

@@ -8,7 +8,7 @@ from typing import Annotated, Any, TypedDict
 
 import pytest
 
-from sgdebug.debugger import Session
+from sgdebug.debugger import Outcome, Session
 from sgdebug.debugger.frame import current_frame
 from sgdebug.debugger.results import Inside
 from sgdebug.runtime import Command
@@ -39,6 +39,11 @@ def _messages(session: Session, *lines: str) -> list[str]:
     return [ok(session, line).message for line in lines]
 
 
+def _said(outcome: Outcome) -> tuple[str, ...]:
+    """The lines printed around the outcome's message: what ran inside subgraphs, notes."""
+    return (*outcome.ran, *outcome.notes)
+
+
 def _inside(session: Session) -> Inside | None:
     stop = session.view().stop
     assert stop is not None
@@ -61,7 +66,7 @@ def test_step_goes_into_the_subgraph_and_runs_one_of_its_supersteps_at_a_time() 
 
     on = ok(session, "step")
     assert on.message == "Paused in research before summarize (step 2 of research)."
-    assert "in subgraph research: gather wrote notes" in on.notes
+    assert "in subgraph research: gather wrote notes" in _said(on)
     assert {r.name: r.value for r in current_frame(session).channels}["notes"] == NOTES
     asked = ok(session, "step")  # summarize asks: the interrupt stops it, as at the root
     assert stopped(asked) == ("interrupted", "interrupt", 2)
@@ -75,7 +80,7 @@ def test_next_at_the_root_runs_the_subgraph_whole() -> None:
     ok(session, "step 2")
     asked = ok(session, "next")  # research runs whole: gather, then summarize's question
     assert stopped(asked) == ("interrupted", "interrupt", 2)
-    assert "in subgraph research: gather wrote notes" in asked.notes
+    assert "in subgraph research: gather wrote notes" in _said(asked)
     assert ok(session, "resume 'costs'").status == "done"
     assert values(session) == _plain_nested("costs")
 
@@ -120,8 +125,8 @@ def test_step_n_counts_the_supersteps_of_every_graph_and_stops_sooner_at_an_inte
     ok(session, "restart")
     five = ok(session, "step 5")
     assert five.message == DEEP_STEPS[4]
-    assert five.notes.count("in subgraph a: p wrote log") == 1
-    assert "in subgraph a/b: x wrote log" in five.notes
+    assert _said(five).count("in subgraph a: p wrote log") == 1
+    assert "in subgraph a/b: x wrote log" in _said(five)
     assert not any("stands before x" in note for note in five.notes)  # (passed, not stood at)
 
     asked = sample("nested", "native")
@@ -135,7 +140,7 @@ def test_next_inside_a_subgraph_steps_over_the_subgraphs_it_runs() -> None:
     ok(session, "step 3")  # in a, before b
     over = ok(session, "next")
     assert over.message == "Paused in a before q (step 3 of a)."
-    assert "in subgraph a/b: y wrote log" in over.notes
+    assert "in subgraph a/b: y wrote log" in _said(over)
     ok(session, "restart")
     ok(session, "step 4")  # in a/b, before x
     assert _messages(session, "next", "next", "next") == [
@@ -162,7 +167,7 @@ def test_finish_runs_to_the_end_of_the_subgraph_and_stops_in_the_frame_above() -
     out = ok(session, "finish")
     assert stopped(out) == ("paused", "finish", 1)
     assert out.message == "Finished a/b: paused in a before q (step 3 of a)."
-    assert [n for n in out.notes if n.startswith("in subgraph a/b")] == [
+    assert [n for n in _said(out) if n.startswith("in subgraph a/b")] == [
         "in subgraph a/b: x wrote log",
         "in subgraph a/b: y wrote log",
     ]

@@ -6,7 +6,7 @@ import pytest
 
 from sgdebug.debugger.frame import current_frame
 from sgdebug.debugger.results import EngineName
-from sgdebug.debugger.subgraphs import SUBGRAPH, SUBGRAPH_STEP
+from sgdebug.debugger.subgraphs import SUBGRAPH
 from sgdebug.inspect.node_paths import check_path, frame_of, node_paths, subgraph_at
 from sgdebug.inspect.topology import topology
 from sgdebug.runtime.channels import MISSING
@@ -80,11 +80,11 @@ REFUSED_INSIDE = [
     *((engine, line, SUBGRAPH) for engine in ("langgraph",) for line in (
         "break before research/summarize", "tbreak after research/gather",
         "until research/summarize", "watch research/notes")),
-    ("native", "watch research/notes", SUBGRAPH_STEP),
 ]  # fmt: skip
 """What each engine refuses inside a subgraph, and the feature whose reason it gives (the
-native engine's breakpoints there: tests/debugger/test_subgraph_breaks.py; its until, step,
-next and finish there: tests/debugger/test_subgraph_motion.py)."""
+native engine refuses none: its breakpoints there are in tests/debugger/test_subgraph_breaks.py,
+conditions and watches in tests/debugger/test_subgraph_watch.py, until, step, next and
+finish in tests/debugger/test_subgraph_motion.py)."""
 
 
 @pytest.mark.parametrize(("engine", "line", "feature"), REFUSED_INSIDE)
@@ -223,7 +223,10 @@ def test_both_engines_report_the_tasks_that_ran_inside_the_subgraph(engine: Engi
     inner = [name for name in ran if "/" in name]
     assert inner == ["research/gather", "research/summarize"]
     assert ran.index("plan") < ran.index("research/gather")
-    assert "in subgraph research: gather wrote notes" in outcome.notes
+    assert outcome.ran == (
+        "in subgraph research: gather wrote notes",
+        "in subgraph research: summarize called interrupt()",
+    )
 
 
 def test_a_graph_without_subgraphs_gets_no_subgraph_emitter() -> None:

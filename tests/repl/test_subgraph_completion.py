@@ -35,3 +35,25 @@ def test_node_arguments_complete_paths_into_the_subgraph(
     assert complete(session, "break after ") == [
         "plan", "research", "research/gather", "research/summarize", "write", "*"
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize("engine", ["native", "langgraph"])
+def test_watch_completes_a_subgraphs_channels_where_the_engine_stops_inside(
+    make_session: SessionFactory, engine: str
+) -> None:
+    session = make_session("nested", engine=engine)
+    inside = ["research/topic", "research/notes", "research/summary"]
+    expected = inside if engine == "native" else []  # (refused there, with the reason)
+    assert complete(session, "watch research/") == expected
+    assert complete(session, "watch ") == ["topic", "summary", "report", *expected]
+    assert complete(session, "set ") == ["topic", "summary", "report"]  # its frame's names
+    if engine == "native":
+        completer = repl_completer(session, PythonRunner(session))
+        found = list(
+            completer.get_completions(
+                Document("watch research/n"), CompleteEvent(completion_requested=True)
+            )
+        )
+        assert [(c.text, c.display_meta_text) for c in found] == [
+            ("research/notes", "channel of subgraph research")
+        ]

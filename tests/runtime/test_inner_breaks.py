@@ -191,3 +191,19 @@ def test_a_frames_wildcard_pauses_as_a_subgraph_compiled_to_stop_at_every_node(
     assert [len(levels) for levels in expected] == [3, 3, 1, 1]  # two stops inside b, then on
     assert plain.get_state(config).values == compiled.get_state(config).values
     assert plain.get_state(config).next == ()
+
+
+def test_a_wildcard_path_stops_after_every_superstep_of_that_frame_only() -> None:
+    graph, config = _nested(), {"configurable": {"thread_id": "t"}}
+    breaks = InnerBreaks(after=frozenset({"research/*"}))
+    stops: list[tuple[int, tuple[str, ...]]] = []
+    run = graph.start(nested.EXAMPLE_INPUT, config, inner_breaks=breaks)
+    while run.advance() == "interrupted" and not run.interrupts:
+        inner = _inner_state(graph, config)
+        stops.append((inner.metadata["step"], inner.next))
+        run = graph.start(None, config, inner_breaks=breaks)
+    # after gather (step 1: summarize next); summarize asks before it can commit
+    assert stops == [(1, ("summarize",))]
+    assert [i.value["question"] for i in run.interrupts] == [nested.QUESTION]
+    assert breaks.nodes_in(("research",)) == ((), ("*",))
+    assert breaks.nodes_in(("research", "deeper")) == ((), ())
