@@ -336,8 +336,7 @@ class NativeEngine:
     def materialise(self) -> None:
         if self.run is None:
             assert self.thread_id is not None
-            # From the latest snapshot the thread goes on (a subgraph it stopped inside is
-            # re-entered at its checkpoint); naming a checkpoint replays from it (a fork).
+            # The latest goes on (into a subgraph it stopped in); an older one is forked.
             self.start(self.thread_id, None, None if self.is_latest() else self.cursor)
 
     def _run(self) -> Run:
@@ -351,17 +350,12 @@ class NativeEngine:
 
     def _moving(self) -> Run:
         """The run to move on: after a stop inside a subgraph, a new one from the checkpoint
-        it stopped at (paused at its plan), as ``invoke(None)`` goes on. The stopped run put
-        the writes of the step's finished tasks into its channels (its state shows them), so
-        committing that step itself would apply them twice."""
+        it stopped at (as in :meth:`_reentered`)."""
         run = self._run()
-        if run.status != "interrupted" or run.interrupts or self.thread_id is None:
-            return run
-        self.drop()
-        self.start(self.thread_id, None, None)  # (the latest: a checkpoint id would replay)
-        assert self.run is not None
-        self._advance(self.run, _Quiet())
-        return self.run
+        if run.status == "interrupted" and not run.interrupts:
+            self.drop()
+            run = self._run()
+        return run
 
     def _advance(self, run: Run, observer: Observer) -> Settled:
         self._hook.observer = observer
@@ -395,13 +389,8 @@ class NativeEngine:
         ``invoke(None)`` goes on (the stopped run holds the writes of the step's finished
         tasks: going on with it would apply them twice), its step planned again quietly
         (the observer saw that plan), then advanced for ``observer``."""
-        assert self.thread_id is not None
         self.drop()
-        self.start(self.thread_id, None, None)  # (the latest: a checkpoint id would replay)
-        run = self.run
-        assert run is not None
-        self._hook.observer = _Quiet()
-        run.advance()  # (to its first plan)
+        run = self._run()
         self._hook.observer = observer
         breaks.arm(run, observer)
         return run, run.advance()
