@@ -115,9 +115,10 @@ class NativeEngine:
 
             saver = InMemorySaver()
         self.compiled: CompiledStateGraph = graph.builder.compile(
-            checkpointer=saver, name=graph.name
+            checkpointer=saver, name=graph.name, store=graph.store, cache=graph.cache
         )
-        """The user's graph compiled with the session's checkpointer: what actually runs."""
+        """The user's graph compiled with the session's checkpointer (and the user's node
+        cache): what actually runs."""
         self.graph = self.compiled
         self.model = _Model(self.compiled, graph)
         self.recursion_limit = recursion_limit
@@ -349,8 +350,7 @@ class NativeEngine:
         return self.run
 
     def _moving(self) -> Run:
-        """The run to move on: after a stop inside a subgraph, a new one from the checkpoint
-        it stopped at (as in :meth:`_reentered`)."""
+        """The run to move on (after a stop inside a subgraph: see :meth:`_reentered`)."""
         run = self._run()
         if run.status == "interrupted" and not run.interrupts:
             self.drop()
