@@ -385,10 +385,8 @@ class NativeEngine:
         return Settled("paused", run.step)
 
     def _reentered(self, observer: Observer) -> tuple[Run, str]:
-        """Past a stop inside a subgraph: a new run from the checkpoint it stopped at, as
-        ``invoke(None)`` goes on (the stopped run holds the writes of the step's finished
-        tasks: going on with it would apply them twice), its step planned again quietly
-        (the observer saw that plan), then advanced for ``observer``."""
+        """Past a subgraph stop: a new run from its checkpoint, as ``invoke(None)`` (the
+        stopped one holds its step's finished writes), planned quietly, then advanced."""
         self.drop()
         run = self._run()
         self._hook.observer = observer
