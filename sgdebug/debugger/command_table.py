@@ -64,14 +64,44 @@ _SPECS: list[CommandSpec] = [
         name="step",
         kind="motion",
         summary="Run N supersteps (default 1).",
-        help="Runs whole supersteps: plan, every task, commit. Stops sooner at a breakpoint, "
-        "an exception, an interrupt() or the end of the run.",
+        help="Runs whole supersteps: plan, every task, commit. Inside a subgraph (after a "
+        "stop there) it runs one of the subgraph's supersteps, and when a task of the step "
+        "runs a subgraph it stops before that subgraph's first node (step into; `next` runs "
+        "it whole). Stops sooner at a breakpoint, an exception, an interrupt() or the end "
+        "of the run.",
         run=lambda s, a: s.step(a.get("count", 1)),
         args=(Arg("count", "int", optional=True),),
         aliases=("s",),
         key="s",
         footer=True,
         key_help="Run one superstep (`step N` on the command line runs N)",
+    ),
+    CommandSpec(
+        name="next",
+        kind="motion",
+        summary="Run N supersteps of the shown frame, its subgraphs whole (default 1).",
+        help="Steps over subgraphs: runs the pending superstep of the graph the panes show "
+        "(the root's, or after a stop inside a subgraph that subgraph's), a subgraph one of "
+        "its tasks runs going through whole, and stops before that graph's next superstep "
+        "(or, when it ends, its parent's). `step` instead goes into a subgraph. Stops "
+        "sooner at a breakpoint, an exception or an interrupt().",
+        run=lambda s, a: s.next(a.get("count", 1)),
+        args=(Arg("count", "int", optional=True),),
+        aliases=("n",),
+        key="n",
+        key_help="Run one superstep of the shown frame, its subgraphs whole",
+    ),
+    CommandSpec(
+        name="finish",
+        kind="motion",
+        summary="Run to the end of the subgraph shown; stop in the frame above.",
+        help="Steps out of a subgraph: runs the subgraph the panes show (after a stop inside "
+        "it) to its end and stops before the next superstep of the graph that runs it. "
+        "Stops sooner at a breakpoint, an exception or an interrupt().",
+        run=lambda s, a: s.finish(),
+        aliases=("fin",),
+        key="f",
+        key_help="Run to the end of the subgraph shown (step out)",
     ),
     CommandSpec(
         name="task",
@@ -102,7 +132,8 @@ _SPECS: list[CommandSpec] = [
         name="until",
         kind="motion",
         summary="Run until NODE is about to run.",
-        help="Runs until a superstep that includes NODE is planned (breakpoints still stop it).",
+        help="Runs until a superstep that includes NODE is planned (breakpoints still stop "
+        "it). NODE may be a path into a subgraph (research/summarize).",
         run=lambda s, a: s.until(a["node"]),
         args=(Arg("node", "node"),),
         aliases=("u",),

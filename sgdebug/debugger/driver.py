@@ -26,11 +26,11 @@ from sgdebug.debugger.events import (
     Stepped,
     TaskRan,
 )
-from sgdebug.debugger.results import ErrorInfo, Hit, Stop, StopKind, TaskInfo
+from sgdebug.debugger.results import ErrorInfo, Hit, Inside, Stop, StopKind, TaskInfo
 from sgdebug.debugger.subgraph_watch import InnerStop
 from sgdebug.runtime import CommitRecord
 
-__all__ = ["ConditionCheck", "Driver", "Goal"]
+__all__ = ["ConditionCheck", "Driver", "Goal", "reaches", "where_inside"]
 
 ConditionCheck = Callable[[str, Mapping[str, Any]], bool]
 """Evaluates a breakpoint condition on the run's state, with extra names; raises
@@ -47,6 +47,29 @@ class Goal:
     """The stop kind reported when the goal is reached."""
     steps: int = 0
     node: str | None = None
+    inner: frozenset[str] = frozenset()
+    """Where inside subgraphs the verb stops too, as node paths to stop before
+    (``research/summarize``; ``research/*``: before each of research's supersteps): stepping
+    inside a subgraph (:mod:`~sgdebug.debugger.subgraph_motion`). The engine arms them for
+    this verb only."""
+
+
+def reaches(paths: frozenset[str], inside: Inside) -> bool:
+    """Whether a stop ``inside`` a subgraph is one the node ``paths`` of
+    :attr:`Goal.inner` ask for: before a node they name, or in a frame they name with
+    ``FRAME/*``."""
+    frame = inside.where
+    if f"{frame}/*" in paths:
+        return True
+    return any(f"{frame}/{name}" in paths for name in inside.next)
+
+
+def where_inside(inner: InnerStop) -> Inside | None:
+    """Where the stop ``inner`` stands: its frame, the nodes it runs next, its own step."""
+    snap = inner.snapshot
+    if snap is None or not inner.frame:
+        return None
+    return Inside(inner.frame, tuple(snap.next), int((snap.metadata or {}).get("step", -1)) + 1)
 
 
 class Driver:
@@ -133,8 +156,9 @@ class Driver:
     def stopped_inside(self, step: int, inner: InnerStop) -> bool:
         """The engine stopped the run inside a subgraph at ``inner``: report the path
         breakpoints and watches that fire there (conditions evaluated in the subgraph's
-        frame) as this verb's stop; ``False`` when none fires and nothing else keeps the
-        stop, for the engine to re-enter past it."""
+        frame), or where the verb's :attr:`Goal.inner` asked, as this verb's stop;
+        ``False`` when none fires and nothing else keeps the stop, for the engine to
+        re-enter past it."""
         frame = {"state": safe_deepcopy(inner.values), "snapshot": inner.snapshot}
         hits = []
         for bp, nodes in inner.nodes:
@@ -145,10 +169,15 @@ class Driver:
             hit = self._fire(bp, {**frame, "old": old, "new": new})
             if hit is not None:
                 hits.append(replace(hit, old=old, new=new))
-        if not hits and not inner.compiled:
-            return False
+        inside = where_inside(inner)
+        goal = self.goal
         self.pending = []
-        self.stop = Stop("breakpoint", step, hits=tuple(hits))
+        if not hits and inside is not None and reaches(goal.inner, inside):
+            self.stop = Stop(goal.report, step, node=goal.node, inside=inside)
+        elif hits or inner.compiled:
+            self.stop = Stop("breakpoint", step, hits=tuple(hits), inside=inside)
+        else:
+            return False
         return True
 
     def errored(self, error: ErrorInfo) -> bool:

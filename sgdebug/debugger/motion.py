@@ -1,5 +1,6 @@
-"""Verbs that move the run or the session: start, step, task, continue, until, retry,
-abort, resume, goto, attach, quit.
+"""Verbs that move the run or the session: start, task, continue, retry, abort, resume,
+goto, attach, quit (``step``, ``next``, ``finish`` and ``until``, which may stop inside a
+subgraph: :mod:`~sgdebug.debugger.subgraph_motion`).
 """
 
 from __future__ import annotations
@@ -108,28 +109,12 @@ class MotionVerbs:
 
     # -- moving the run ------------------------------------------------------------------
 
-    def step(self, count: int = 1) -> Outcome:
-        """Run ``count`` supersteps (breakpoints, errors and interrupts stop sooner)."""
-        with self.core.lock:
-            if reason := self.core.why_not("step"):
-                return self.core.refuse("step", reason)
-            if count < 1:
-                return self.core.refuse("step", f"step takes a positive number, got {count}")
-            return self._drive("step", Goal("steps", report="step", steps=count))
-
     def continue_(self) -> Outcome:
         """Run until a breakpoint, an error, an interrupt, a pause request or the end."""
         with self.core.lock:
             if reason := self.core.why_not("continue"):
                 return self.core.refuse("continue", reason)
-            return self._drive("continue", Goal("continue", report="step"))
-
-    def until(self, node: str) -> Outcome:
-        """Run until a superstep that runs ``node`` is about to start."""
-        with self.core.lock:
-            if reason := self.core.why_not("until") or self._unknown_node(node):
-                return self.core.refuse("until", reason)
-            return self._drive("until", Goal("until", report="until", node=node))
+            return self.drive("continue", Goal("continue", report="step"))
 
     def task(self, node: str | None = None) -> Outcome:
         """Run one pending task (of ``node``, else the first); the step commits after its last."""
@@ -220,7 +205,8 @@ class MotionVerbs:
 
     # -- machinery -----------------------------------------------------------------------
 
-    def _unknown_node(self, node: str) -> str | None:
+    def unknown_node(self, node: str) -> str | None:
+        """Why ``until`` cannot take ``node`` (``None``: it can)."""
         if node == ANY_NODE:
             return f"no node named {node!r} (nodes: {', '.join(self.core.node_names)})"
         return node_refusal(self.core, node)
@@ -255,7 +241,8 @@ class MotionVerbs:
     def _advance(self) -> Settled:
         return self.core.engine.advance(self.core.driver)
 
-    def _drive(self, command: str, goal: Goal, action: Action | None = None) -> Outcome:
+    def drive(self, command: str, goal: Goal, action: Action | None = None) -> Outcome:
+        """Make the position a live run if needed, then move it towards ``goal``."""
         if failed := self.ensure_live(command):
             return failed
         return self._move(command, goal, action or self._advance)
@@ -308,7 +295,7 @@ class MotionVerbs:
         branch = self.branch_note()
         notes = (
             *((branch,) if branch else ()),
-            *(_describe_subgraph(t) for t in self.core.engine.tasks() if t.subgraph),
+            *self.position_notes(),
             *(_describe_mutation(m) for m in self.core.engine.collect_mutations()),
         )
         ran = tuple(_describe_inner(t) for t in self.core.driver.inner)
@@ -316,6 +303,10 @@ class MotionVerbs:
             command, True, new_status, describe_stop(stop), stop, None, commits, notes, ran=ran
         )
         return self.core.publish(outcome)
+
+    def position_notes(self) -> tuple[str, ...]:
+        """Where each subgraph a pending task runs stands (the notes of a stop there)."""
+        return tuple(_describe_subgraph(t) for t in self.core.engine.tasks() if t.subgraph)
 
     def fail(self, command: str, exc: BaseException) -> Outcome:
         """The run died (an error outside a node, or an uncaught node error)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pprint
 import reprlib
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from sgdebug.debugger.breakpoints import Breakpoint, held_notes
@@ -160,10 +161,15 @@ def describe_stop(stop: Stop) -> str:
     hits = "; ".join(describe_hit(h) for h in stop.hits)
     if kind == "done":
         return f"The run finished. {hits}." if hits else "The run finished."
+    if kind == "breakpoint" and not hits and stop.inside is not None:  # the subgraph's own
+        where = _stopped_in(replace(stop, kind="step"))[len("Paused ") : -1]
+        return f"Stopped {where}, at a breakpoint the subgraph was compiled with."
     if kind == "breakpoint" and not hits:  # (inside a subgraph compiled with it)
         return f"Stopped before step {stop.step} at a breakpoint a subgraph was compiled with."
     if kind == "breakpoint":
         return f"Stopped before step {stop.step} at {hits}."
+    if stop.inside is not None or kind == "finish":
+        return _stopped_in(stop)
     text = {
         "start": "Started: paused before step",
         "step": "Paused before step",
@@ -175,6 +181,22 @@ def describe_stop(stop: Stop) -> str:
         "aborted": "Run aborted at step",
     }.get(kind, kind)
     return f"{text} {stop.step}."
+
+
+def _stopped_in(stop: Stop) -> str:
+    """``Paused in research before summarize (step 2 of research).``, after ``until`` or
+    ``finish`` with what was reached or finished first."""
+    inside = stop.inside
+    if inside is None:
+        where = f"paused before step {stop.step}"
+    else:
+        nxt = ", ".join(inside.next) or "its end"
+        where = f"paused in {inside.where} before {nxt} (step {inside.step} of {inside.where})"
+    if stop.kind == "until":
+        return f"Reached {stop.node}: {where}."
+    if stop.kind == "finish":
+        return f"Finished {stop.node}: {where}."
+    return f"{where[0].upper()}{where[1:]}."
 
 
 def format_tasks(tasks: Iterable[TaskInfo]) -> str:

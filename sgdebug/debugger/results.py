@@ -20,6 +20,7 @@ __all__ = [
     "GraphSummary",
     "HistoryEntry",
     "Hit",
+    "Inside",
     "Mutation",
     "NodeMark",
     "Outcome",
@@ -55,6 +56,7 @@ StopKind = Literal[
     "step",
     "task",
     "until",
+    "finish",
     "breakpoint",
     "exception",
     "interrupt",
@@ -146,6 +148,23 @@ class Hit:
 
 
 @dataclass(frozen=True, slots=True)
+class Inside:
+    """Where inside a subgraph the run stopped (a breakpoint or a step there)."""
+
+    frame: tuple[str, ...]
+    """The nodes from the root graph down to the one running the subgraph (``("research",)``)."""
+    next: tuple[str, ...]
+    """The subgraph's nodes that run next."""
+    step: int
+    """The subgraph's own superstep they belong to."""
+
+    @property
+    def where(self) -> str:
+        """``research/summarize`` style: the frame's path (``research``)."""
+        return "/".join(self.frame)
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     """Why the run stopped, and what the user should look at."""
 
@@ -159,7 +178,9 @@ class Stop:
     interrupts: tuple[Interrupt, ...] = ()
     """For ``interrupt``: what the nodes asked."""
     node: str | None = None
-    """For ``until`` and ``task``: the node."""
+    """For ``until`` and ``task``: the node (``finish``: the subgraph's path it finished)."""
+    inside: Inside | None = None
+    """Where inside a subgraph the run stopped (``None``: in the root graph)."""
 
 
 @dataclass(frozen=True, slots=True)

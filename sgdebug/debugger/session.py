@@ -7,8 +7,8 @@ Its verbs have the names of the commands and each returns an
 an edit went wrong:
 
 * runs: ``restart(input)`` (alias ``start``), ``attach(thread_id)`` (reopen), ``quit()``;
-* moving: ``step(n)``, ``task(node)``, ``continue_()``, ``until(node)``, ``retry()``,
-  ``abort()``, ``resume(expr)``, ``goto(ref)``;
+* moving: ``step(n)``, ``next(n)``, ``finish()``, ``task(node)``, ``continue_()``,
+  ``until(node)``, ``retry()``, ``abort()``, ``resume(expr)``, ``goto(ref)``;
 * edits: ``set(key, expr)``, ``set_value(key, value)``, ``set_values(values)``,
   ``update(expr, as_node)``;
 * looking: ``state()``, ``tasks()``, ``print(expr)``, ``history()``, ``show(ref)``,
@@ -47,6 +47,7 @@ from sgdebug.debugger.results import Outcome, SessionStatus, SessionView, Stop
 from sgdebug.debugger.step_times import StepTimes
 from sgdebug.debugger.subframes import FrameCursor
 from sgdebug.debugger.subgraph_edits import SubgraphEdits
+from sgdebug.debugger.subgraph_motion import SteppingVerbs
 from sgdebug.debugger.target import (
     LoadedTargetLike,
     SessionOptions,
@@ -98,6 +99,7 @@ class Session:
         self.frames = FrameCursor(self.core)
         """Which frame the views show when the run stands inside a subgraph."""
         self._in_frame = SubgraphEdits(self.core, self.frames)
+        self._stepping = SteppingVerbs(self.core, self._motion, self.frames)
         self.step_times = StepTimes(store)
         """How long each superstep's tasks ran (kept in the session file, when there is one)."""
         self.core.subscribe(self.step_times.follow)
@@ -231,16 +233,26 @@ class Session:
         return self._motion.quit()
 
     def step(self, count: int = 1) -> Outcome:
-        """Run ``count`` supersteps (breakpoints, errors and interrupts stop sooner)."""
-        return self._motion.step(count)
+        """Run ``count`` supersteps, going into subgraphs (breakpoints, errors and
+        interrupts stop sooner; see :mod:`~.subgraph_motion`)."""
+        return self._stepping.step(count)
+
+    def next(self, count: int = 1) -> Outcome:
+        """Run ``count`` supersteps of the shown frame, running its subgraphs whole."""
+        return self._stepping.next(count)
+
+    def finish(self) -> Outcome:
+        """Run to the end of the subgraph shown; stop in the frame above it."""
+        return self._stepping.finish()
 
     def continue_(self) -> Outcome:
         """Run until a breakpoint, an error, an interrupt, a pause request or the end."""
         return self._motion.continue_()
 
     def until(self, node: str) -> Outcome:
-        """Run until a superstep that runs ``node`` is about to start."""
-        return self._motion.until(node)
+        """Run until a superstep that runs ``node`` (a path: inside a subgraph) is about to
+        start."""
+        return self._stepping.until(node)
 
     def task(self, node: str | None = None) -> Outcome:
         """Run one pending task (of ``node``, else the first); the step commits after its last."""

@@ -24,9 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LANGGRAPH_SUBGRAPH",
-    "NATIVE_SUBGRAPH",
     "SUBGRAPH",
-    "SUBGRAPH_STEP",
     "break_refusal",
     "channel_refusal",
     "inner_statuses",
@@ -35,19 +33,13 @@ __all__ = [
 ]
 
 SUBGRAPH: Final = "subgraph"
-"""The capability of stopping inside a subgraph at breakpoints before/after its nodes
-(``break``/``tbreak`` on a node path, with a condition on its frame) and at watches on its
-channels; an engine without it has none of :data:`SUBGRAPH_STEP` either."""
-SUBGRAPH_STEP: Final = "subgraph-step"
-"""The capability of ``until`` a subgraph's node and ``step`` into it."""
+"""The capability of stopping inside a subgraph: breakpoints before/after its nodes
+(``break``/``tbreak`` on a node path, with a condition on its frame), watches on its
+channels, ``until`` one of its nodes, and ``step``/``next``/``finish`` between its
+supersteps (:mod:`~sgdebug.debugger.subgraph_motion`)."""
 LANGGRAPH_SUBGRAPH: Final = (
     "LangGraph runs a subgraph inside one task of the parent's superstep and stops in it only "
     "at an interrupt() there (then the tasks pane shows the subgraph's state)"
-)
-NATIVE_SUBGRAPH: Final = (
-    "the debugger stops inside a subgraph only at an interrupt(), a breakpoint on one of "
-    "its nodes or a watch on one of its channels (then the panes show its frame); until and "
-    "step inside a subgraph are not built yet"
 )
 
 
@@ -58,7 +50,8 @@ def is_path(name: str) -> bool:
 
 def node_refusal(core: SessionCore, node: str, *, breakpoint: bool = False) -> str | None:
     """Why ``node`` (a name, a path, or ``*``) cannot be ``until``'s node, or with
-    ``breakpoint`` a breakpoint's (``None``: it can)."""
+    ``breakpoint`` a breakpoint's (``None``: it can; both need the engine to stop inside a
+    subgraph, :data:`SUBGRAPH`)."""
     if node == ANY_NODE:
         return None
     if not is_path(node):
@@ -67,7 +60,7 @@ def node_refusal(core: SessionCore, node: str, *, breakpoint: bool = False) -> s
         return f"no node named {node!r} (nodes: {', '.join(core.node_names)})"
     if problem := check_path(core.topology, node):
         return problem
-    return _engine_refusal(core, node, () if breakpoint else (SUBGRAPH_STEP,))
+    return _engine_refusal(core, node, ())
 
 
 def break_refusal(core: SessionCore, node: str, condition: str | None) -> str | None:

@@ -37,7 +37,9 @@ __all__ = [
 
 COMMAND_WORDS: Final = frozenset(word for spec in COMMANDS for word in spec.words)
 """Every command name and alias."""
-MOVING: Final = frozenset({"step", "task", "continue", "until", "retry", "resume", "restart"})
+MOVING: Final = frozenset(
+    {"step", "next", "finish", "task", "continue", "until", "retry", "resume", "restart"}
+)
 """Commands that run user code (Ctrl+C pauses them)."""
 _ASSIGNMENT = re.compile(r"\s*(?:=(?!=)|(?:\*\*|//|>>|<<|[-+*/%&|^@])=|:[^=])")
 _FIRST_WORD = re.compile(r"\S+")

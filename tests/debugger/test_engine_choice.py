@@ -30,7 +30,7 @@ def test_the_langgraph_engine_names_what_it_cannot_do() -> None:
     session = Session(Target(load("fanout").langgraph_graph, {}, "fanout"))
     caps = session.engine.capabilities
 
-    assert {feature for feature, _ in caps.missing} == {"task", "mutations", "subgraph"}
+    assert {feature for feature, _ in caps.missing} == {"task", "mutations", "subgraph", "finish"}
     assert session.why_not("task") == (
         "not available on the langgraph engine: LangGraph runs the tasks of a superstep "
         "together: `step` runs the whole superstep"
@@ -38,7 +38,7 @@ def test_the_langgraph_engine_names_what_it_cannot_do() -> None:
     assert session.why_not("step") is not None  # no run yet, for another reason
     assert "no run yet" in str(session.why_not("step"))
     native = Session(Target(load("fanout").graph, {}, "fanout")).engine.capabilities
-    assert [feature for feature, _ in native.missing] == ["subgraph-step"]
+    assert [feature for feature, _ in native.missing] == []
 
 
 def test_a_native_graph_cannot_be_put_on_the_langgraph_engine() -> None:

@@ -277,7 +277,10 @@ def test_info_names_the_engine_and_what_it_cannot_run(engine: EngineName) -> Non
     info = ok(session, "info")
     assert info.value.engine == engine
     assert info.message.startswith(f"Engine: {engine}: ")
-    missing = {"native": {"subgraph-step"}, "langgraph": {"task", "mutations", "subgraph"}}
+    missing = {
+        "native": set(),
+        "langgraph": {"task", "mutations", "subgraph", "finish"},
+    }
     assert {feature for feature, _ in info.value.missing} == missing[engine]
 
 

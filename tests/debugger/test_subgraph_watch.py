@@ -220,7 +220,10 @@ def test_a_breakpoint_the_subgraph_was_compiled_with_stops_even_where_a_conditio
     stop = ok(session, "continue")
     assert stopped(stop) == ("paused", "breakpoint", 2)
     assert stop.stop is not None and stop.stop.hits == ()
-    assert stop.message == "Stopped before step 2 at a breakpoint a subgraph was compiled with."
+    assert stop.message == (
+        "Stopped in research before summarize (step 2 of research), at a breakpoint the "
+        "subgraph was compiled with."
+    )
     assert current_frame(session).breadcrumb == "parent \u203a research"
     assert stopped(ok(session, "continue")) == ("interrupted", "interrupt", 2)
 

@@ -6,7 +6,7 @@ import pytest
 
 from sgdebug.debugger.frame import current_frame
 from sgdebug.debugger.results import EngineName
-from sgdebug.debugger.subgraphs import SUBGRAPH, SUBGRAPH_STEP
+from sgdebug.debugger.subgraphs import SUBGRAPH
 from sgdebug.inspect.node_paths import check_path, frame_of, node_paths, subgraph_at
 from sgdebug.inspect.topology import topology
 from sgdebug.runtime.channels import MISSING
@@ -80,11 +80,11 @@ REFUSED_INSIDE = [
     *((engine, line, SUBGRAPH) for engine in ("langgraph",) for line in (
         "break before research/summarize", "tbreak after research/gather",
         "until research/summarize", "watch research/notes")),
-    ("native", "until research/summarize", SUBGRAPH_STEP),
 ]  # fmt: skip
 """What each engine refuses inside a subgraph, and the feature whose reason it gives (the
-native engine's breakpoints there: tests/debugger/test_subgraph_breaks.py; its conditions
-and watches there: tests/debugger/test_subgraph_watch.py)."""
+native engine refuses none: its breakpoints there are in tests/debugger/test_subgraph_breaks.py,
+conditions and watches in tests/debugger/test_subgraph_watch.py, until, step, next and
+finish in tests/debugger/test_subgraph_motion.py)."""
 
 
 @pytest.mark.parametrize(("engine", "line", "feature"), REFUSED_INSIDE)

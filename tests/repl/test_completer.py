@@ -39,7 +39,7 @@ def loop(make_session: SessionFactory) -> Session:
 def test_an_empty_line_offers_every_command(loop: Session) -> None:
     found = texts(completer_for(loop), "")
 
-    assert found[:4] == ["step", "task", "continue", "until"]
+    assert found[:6] == ["step", "next", "finish", "task", "continue", "until"]
     assert {"break", "watch", "set", "goto", "diff", "help", "quit"} <= set(found)
 
 

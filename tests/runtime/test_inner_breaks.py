@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+import operator
+from typing import Annotated, Any, TypedDict
 
 import pytest
 
-from sgdebug.runtime import StateGraph
+from sgdebug.runtime import START, StateGraph
 from sgdebug.runtime.checkpoint import InMemorySaver
 from sgdebug.runtime.engine._inner_breaks import InnerBreaks
 from sgdebug.sample_graphs import nested
@@ -139,6 +140,57 @@ def test_a_wildcard_covers_the_nodes_a_subgraph_was_compiled_to_stop_at() -> Non
     breaks = InnerBreaks(before=frozenset({"research/*", "research/gather"}))
     assert with_inner_breaks(breaks, ("research",), ("summarize",), ()) == ("*", ())
     assert with_inner_breaks(breaks, ("other",), ("x",), "*") == (("x",), "*")
+
+
+class _Log(TypedDict):
+    log: Annotated[list[str], operator.add]
+
+
+def _say(name: str) -> Any:
+    return lambda state: {"log": [name]}
+
+
+def _two_deep(before: Any = None, after: Any = None) -> Any:
+    """``a[p, b[x, y]] -> z``; ``b`` compiled with ``before``/``after``."""
+    b = StateGraph(_Log).add_node("x", _say("x")).add_node("y", _say("y"))
+    b.add_edge(START, "x").add_edge("x", "y")
+    a = StateGraph(_Log).add_node("p", _say("p"))
+    a.add_node("b", b.compile(interrupt_before=before, interrupt_after=after))
+    a.add_edge(START, "p").add_edge("p", "b")
+    top = StateGraph(_Log).add_node("a", a.compile()).add_node("z", _say("z"))
+    top.add_edge(START, "a").add_edge("a", "z")
+    return top.compile(checkpointer=InMemorySaver())
+
+
+def _levels(graph: Any, config: dict[str, Any]) -> list[Any]:
+    snap, out = graph.get_state(config, subgraphs=True), []
+    while snap is not None:
+        out.append((snap.next, snap.values, snap.metadata.get("step")))
+        snap = next((t.state for t in snap.tasks if t.state is not None), None)
+    return out
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_frames_wildcard_pauses_as_a_subgraph_compiled_to_stop_at_every_node(
+    when: str,
+) -> None:
+    compiled = _two_deep(**{when: "*"})
+    plain = _two_deep()
+    config: Any = {"configurable": {"thread_id": "t"}}
+    breaks = InnerBreaks(**{when: frozenset({"a/b/*"})})
+    expected, seen = [], []
+    given: Any = {"log": []}
+    for _ in range(4):
+        compiled.invoke(given, config)
+        expected.append(_levels(compiled, config))
+        run = plain.start(given, config, inner_breaks=breaks)
+        run.advance()
+        seen.append(_levels(plain, config))
+        given = None
+    assert seen == expected
+    assert [len(levels) for levels in expected] == [3, 3, 1, 1]  # two stops inside b, then on
+    assert plain.get_state(config).values == compiled.get_state(config).values
+    assert plain.get_state(config).next == ()
 
 
 def test_a_wildcard_path_stops_after_every_superstep_of_that_frame_only() -> None:

@@ -26,11 +26,14 @@ from sgdebug.debugger.subframes import SubgraphStep, read_subgraph_steps
 from sgdebug.debugger.subgraphs import LANGGRAPH_SUBGRAPH, SUBGRAPH
 from sgdebug.runtime import StateSnapshot
 
-__all__ = ["CAPABILITY", "StepEvents", "SubgraphStep", "edit_subgraph", "has_subgraph_tasks",
-           "qualified_name", "subgraph_states", "subgraph_steps", "with_subgraphs"]  # fmt: skip
+__all__ = ["CAPABILITIES", "CAPABILITY", "StepEvents", "SubgraphStep", "edit_subgraph",
+           "has_subgraph_tasks", "qualified_name", "subgraph_states", "subgraph_steps",
+           "with_subgraphs"]  # fmt: skip
 
 CAPABILITY = (SUBGRAPH, LANGGRAPH_SUBGRAPH)
 """What the engine says of stopping inside a subgraph (``Capabilities.missing``)."""
+CAPABILITIES = (CAPABILITY, ("finish", LANGGRAPH_SUBGRAPH))
+"""The same for each feature it lacks there (``finish`` steps out of a subgraph)."""
 
 _PUSH = "__pregel_push"
 

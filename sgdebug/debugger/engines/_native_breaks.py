@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, Protocol, runtime_checkable
 
 from sgdebug.debugger.breakpoints import BreakpointTable
+from sgdebug.debugger.driver import Goal
 from sgdebug.debugger.history import config_for
 from sgdebug.debugger.subgraph_watch import InnerStop, armed_frames, stop_in_frame
 from sgdebug.runtime import Run, StateSnapshot
@@ -34,17 +35,19 @@ class Breaking(Protocol):
     """An observer that keeps breakpoints (the session's driver)."""
 
     table: BreakpointTable
+    goal: Goal
 
     def stopped_inside(self, step: int, inner: InnerStop) -> bool:
         """The run stopped inside a subgraph at ``inner``: whether to stay stopped (a
-        breakpoint fired), else the engine re-enters past it."""
+        breakpoint fired, or the verb's goal is reached there), else the engine re-enters
+        past it."""
 
 
-def inner_breaks(table: BreakpointTable) -> InnerBreaks | None:
-    """The enabled ``before``/``after`` breakpoints of ``table`` on node paths, and after
-    every node of the frames its watches on a subgraph's channels look at (``None``: there
-    are none)."""
-    paths: dict[str, set[str]] = {"before": set(), "after": set()}
+def inner_breaks(table: BreakpointTable, goal: Goal | None = None) -> InnerBreaks | None:
+    """The enabled ``before``/``after`` breakpoints of ``table`` on node paths, after every
+    node of the frames its watches on a subgraph's channels look at, and the paths the
+    verb's ``goal`` stops before inside subgraphs (``None``: there are none)."""
+    paths: dict[str, set[str]] = {"before": set(goal.inner if goal else ()), "after": set()}
     for bp in table.all:
         if bp.enabled and bp.kind in paths and PATH_SEP in bp.target:
             paths[bp.kind].add(bp.target)
@@ -58,7 +61,7 @@ def arm(run: Run, observer: Any) -> None:
     """Give ``run`` the path breakpoints of the session ``observer`` drives (none for an
     observer without a breakpoint table: a run made from a snapshot, to its first plan)."""
     run.options.inner_breaks = (
-        inner_breaks(observer.table) if isinstance(observer, Breaking) else None
+        inner_breaks(observer.table, observer.goal) if isinstance(observer, Breaking) else None
     )
 
 
@@ -84,8 +87,16 @@ def _innermost(full: StateSnapshot) -> tuple[tuple[str, ...], StateSnapshot] | N
     frame: tuple[str, ...] = ()
     snap, found = full, None
     while True:
-        task = next((t for t in snap.tasks if isinstance(t.state, StateSnapshot)), None)
+        task = next((t for t in snap.tasks if _started(t.state)), None)
         if task is None:
             return found
         frame, snap = (*frame, task.name), task.state
         found = (frame, snap)
+
+
+def _started(state: Any) -> bool:
+    """Whether a task's ``state`` is the snapshot of a subgraph that has a checkpoint (not
+    one its task is about to start)."""
+    if not isinstance(state, StateSnapshot):
+        return False
+    return bool(((state.config or {}).get("configurable") or {}).get("checkpoint_id"))

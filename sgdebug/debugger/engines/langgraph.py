@@ -55,7 +55,7 @@ def _capabilities(version: str) -> Capabilities:
     return Capabilities(
         "langgraph",
         f"LangGraph {version} (superstep by superstep)",
-        (("task", _TASK), ("mutations", _MUTATIONS), subgraphs.CAPABILITY),
+        (("task", _TASK), ("mutations", _MUTATIONS), *subgraphs.CAPABILITIES),
     )
 
 

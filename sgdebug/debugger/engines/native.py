@@ -32,7 +32,6 @@ from sgdebug.debugger.runinfo import (
     task_info,
 )
 from sgdebug.debugger.subframes import SubgraphStep, read_subgraph_steps
-from sgdebug.debugger.subgraphs import NATIVE_SUBGRAPH, SUBGRAPH_STEP
 from sgdebug.inspect import ChannelRow, LastChange, channel_rows, snapshot_channel_rows
 from sgdebug.runtime import (
     BaseHook,
@@ -52,9 +51,7 @@ from sgdebug.runtime.checkpoint import BaseCheckpointSaver, InMemorySaver
 
 __all__ = ["NativeEngine"]
 
-CAPABILITIES = Capabilities(
-    "native", "sgdebug.runtime (every feature)", ((SUBGRAPH_STEP, NATIVE_SUBGRAPH),)
-)
+CAPABILITIES = Capabilities("native", "sgdebug.runtime (every feature)")
 
 
 class _Hook(BaseHook):
@@ -259,10 +256,10 @@ class NativeEngine:
         self._preview = None  # (read again: it was of the snapshot the session stood at)
 
     def advance(self, observer: Observer) -> Settled:
-        return self._advance(self._run(), observer)
+        return self._advance(self._moving(), observer)
 
     def run_task(self, node: str | None, observer: Observer) -> Settled:
-        run = self._run()
+        run = self._moving()
         pending = [t for t in run.tasks if not t.done and t.error is None]
         chosen = next((t for t in pending if node is None or t.name == node), None)
         if chosen is None:
@@ -340,8 +337,7 @@ class NativeEngine:
     def materialise(self) -> None:
         if self.run is None:
             assert self.thread_id is not None
-            # From the latest snapshot the thread goes on (a subgraph it stopped inside is
-            # re-entered at its checkpoint); naming a checkpoint replays from it (a fork).
+            # The latest goes on (into a subgraph it stopped in); an older one is forked.
             self.start(self.thread_id, None, None if self.is_latest() else self.cursor)
 
     def _run(self) -> Run:
@@ -352,6 +348,14 @@ class NativeEngine:
             self._advance(self.run, _Quiet())
         assert self.run is not None
         return self.run
+
+    def _moving(self) -> Run:
+        """The run to move on (after a stop inside a subgraph: see :meth:`_reentered`)."""
+        run = self._run()
+        if run.status == "interrupted" and not run.interrupts:
+            self.drop()
+            run = self._run()
+        return run
 
     def _advance(self, run: Run, observer: Observer) -> Settled:
         self._hook.observer = observer
@@ -383,13 +387,8 @@ class NativeEngine:
     def _reentered(self, observer: Observer) -> tuple[Run, str]:
         """Past a subgraph stop: a new run from its checkpoint, as ``invoke(None)`` (the
         stopped one holds its step's finished writes), planned quietly, then advanced."""
-        assert self.thread_id is not None
         self.drop()
-        self.start(self.thread_id, None, None)  # (the latest: a checkpoint id would replay)
-        run = self.run
-        assert run is not None
-        self._hook.observer = _Quiet()
-        run.advance()  # (to its first plan)
+        run = self._run()
         self._hook.observer = observer
         breaks.arm(run, observer)
         return run, run.advance()

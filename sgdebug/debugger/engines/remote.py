@@ -110,6 +110,7 @@ class RemoteEngine:
                 ("mutations", _MUTATIONS),
                 ("objects", _OBJECTS),
                 (SUBGRAPH, LANGGRAPH_SUBGRAPH),
+                ("finish", LANGGRAPH_SUBGRAPH),
             ),
         )
         self.graph: Any = server

@@ -9,9 +9,10 @@ at its checkpoint and its parent stops too (``GraphInterrupt`` with no interrupt
 resuming re-enters the subgraph there, past the breakpoint. A path ending in ``*``
 (``research/*``) names every node of that frame: the subgraph's run stops before (after)
 each of its supersteps, as if compiled with ``interrupt_before="*"`` (a debugger's step
-inside a subgraph); it names no node of the subgraphs that frame runs. The root's value is read
-when each subgraph run starts, so replacing it on a live run takes effect from the next
-subgraph run. A run without them pays one ``None`` check.
+inside a subgraph; ``interrupt_after="*"``: a debugger watching a subgraph's channel stops
+after each of its supersteps and compares); it names no node of the subgraphs that frame
+runs. The root's value is read when each subgraph run starts, so replacing it on a live
+run takes effect from the next subgraph run. A run without them pays one ``None`` check.
 """
 
 from __future__ import annotations
