@@ -33,8 +33,8 @@ def plan_tasks(run: RunView, ids: TaskIds, *, add_order: bool = False) -> list[T
     nodes (by name; with ``add_order``, every node considered in the order it was added)."""
     sends = run.channels[TASKS]
     if sends.values if type(sends) is Topic else sends.is_available():
-        return push_tasks(run, ids) + pull_tasks(run, ids, add_order=add_order)
-    return pull_tasks(run, ids, add_order=add_order)
+        return push_tasks(run, ids) + pull_tasks(run, ids, add_order)
+    return pull_tasks(run, ids, add_order)  # (positional: a keyword costs, every step)
 
 
 def push_tasks(run: RunView, ids: TaskIds) -> list[Task]:
@@ -70,7 +70,7 @@ def _candidates(run: RunView, add_order: bool) -> Sequence[str]:
     return sorted({n for ch in hits for n in trigger_map[ch]})
 
 
-def pull_tasks(run: RunView, ids: TaskIds, *, add_order: bool = False) -> list[Task]:
+def pull_tasks(run: RunView, ids: TaskIds, add_order: bool = False) -> list[Task]:
     """The nodes whose triggers moved since they last ran, each with its input read."""
     channels, versions, nodes = run.channels, run.versions, run.graph.nodes
     all_seen, step, stop = run.versions_seen, run.step, run.stop

@@ -41,6 +41,8 @@ log = logging.getLogger("sgdebug.runtime")
 class Run(RunState):
     """A run the caller advances; ``invoke`` and ``stream`` are loops over it."""
 
+    __slots__ = ()
+
     # -- driving -----------------------------------------------------------------------------
 
     def advance(self, *, one_step: bool = False) -> Status:
@@ -273,15 +275,16 @@ class Run(RunState):
                     "GRAPH_RECURSION_LIMIT",
                 )
             )
-        emit = self.options.emit
-        if self.persist is not None:  # task ids derive from the checkpoint planned from
-            head = self.persist.head
-            self.ids.base = "none" if head is None else head
+        persist, ids = self.persist, self.ids
+        if persist is not None:  # task ids derive from the checkpoint planned from
+            head = persist.head
+            ids.base = "none" if head is None else head
         try:
-            self.tasks = plan_tasks(self, self.ids)
+            tasks = self.tasks = plan_tasks(self, ids)
         except Exception as exc:
             # Like LangGraph, events of the commit before a step whose inputs cannot be
             # built are not delivered.
+            emit = self.options.emit
             if emit is not None and self.commit_mark is not None:
                 emit.truncate(self.commit_mark)
             if self._keep_failure("plan", exc):
@@ -290,21 +293,27 @@ class Run(RunState):
             raise
         if self.prefill:
             prefill, self.prefill = self.prefill, {}
-            self.cached_ids |= apply_prefill(self.tasks, prefill)
+            self.cached_ids |= apply_prefill(tasks, prefill)
             if self.graph.handles_errors:
                 self.cached_ids |= resume_handlers(self, prefill)
-        if not self.tasks:
+        if not tasks:
             self.phase = "done"
             return False
         self.phase = "execute"
-        before = self.options.interrupt_before
-        if before and stops_at(self, before, self.tasks):
+        return self._planned(tasks) if self.announces else True
+
+    def _planned(self, tasks: list[Task]) -> bool:
+        """A static breakpoint before ``tasks``, a drain request, the stream's report of
+        them (only a run with one of these gets here: see :attr:`announces`)."""
+        options = self.options
+        before = options.interrupt_before
+        if before and stops_at(self, before, tasks):
             self._stop_at_breakpoint("before")
             return False
-        if self.options.control is not None:
-            check_drain(self.options.control, self.tasks)
-        if emit is not None:  # (not at a breakpoint before them: they have not started)
-            emit.planned(self, self.tasks)
+        if options.control is not None:
+            check_drain(options.control, tasks)
+        if options.emit is not None:  # (not at a breakpoint before them: they have not started)
+            options.emit.planned(self, tasks)
         return True
 
     def _stop_at_breakpoint(self, where: str) -> None:

@@ -53,7 +53,20 @@ ApplyKind = Literal["step", "input", "edit", "interrupt"]
 
 
 class RunState:
-    """A run's state and the writes that change it (``Run`` adds the superstep loop)."""
+    """A run's state and the writes that change it (``Run`` adds the superstep loop).
+
+    Slotted: every step reads and sets its attributes dozens of times, and CPython 3.11
+    keeps an instance's attributes in its fast layout only up to 30 of them (past that,
+    each access costs about twice as much); an attribute a run does not declare raises.
+    """
+
+    __slots__ = (
+        "_inline", "announces", "applies", "breakpoint", "cached_ids", "channels",
+        "commit_mark", "deferred", "dirty", "failure", "graph", "ids", "interrupts",
+        "last_commit", "max_version", "messages", "moved", "null_resume", "observer",
+        "options", "persist", "phase", "prefill", "resume_map", "status", "step", "stop",
+        "tasks", "updated", "versions", "versions_seen", "watched_changed",
+    )  # fmt: skip
 
     def __init__(self, graph: GraphPlan, options: RunOptions) -> None:
         self.graph = graph
@@ -106,6 +119,11 @@ class RunState:
         """Why the pending step failed outside its tasks, when a hook kept it (status
         ``error``; the run stands before the step)."""
         self.ids = TaskIds()
+        self.announces = bool(
+            options.interrupt_before or options.control is not None or options.emit is not None
+        )
+        """Whether a planned step is checked or reported (a breakpoint before nodes, a drain
+        request, a stream): decided once, the options of a run do not change."""
         self._inline: TaskScope | None = None
         """The scope reused by tasks run in the advancing thread (one per ``advance``)."""
 
