@@ -424,14 +424,16 @@ class Run(RunState):
 
     def commit(self) -> CommitRecord:
         """Apply the step's writes in task-path order and start the next step."""
-        tasks = sorted(self.tasks, key=path_key) if len(self.tasks) > 1 else self.tasks
+        tasks = self.tasks
+        lone = len(tasks) == 1
+        if not lone:
+            tasks = sorted(tasks, key=path_key)
         grouped, owners, consumed = step_writes(
             tasks, self.channels, self.versions_seen, self.versions, self.observer.watched
         )
         emit = self.options.emit
         self.commit_mark = len(emit.events) if emit is not None else None
-        applied = tasks[0].applied if len(tasks) == 1 else None
-        record = self._apply(grouped, "step", consumed, owners, applied)
+        record = self._apply(grouped, "step", consumed, owners, tasks[0].applied if lone else None)
         if record is not NO_RECORD:
             record = CommitRecord(record.step, record.changes, tuple(t.name for t in tasks))
         if self.deferred:

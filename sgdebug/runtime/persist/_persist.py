@@ -109,7 +109,8 @@ class Persistence:  # implements engine._journal.Journal
         Returns the record, or ``None`` when the saver journals (:attr:`record` then builds
         it on demand): a run saves every superstep and seldom looks back.
         """
-        if run.options.durability == "exit" and source in ("input", "loop"):
+        options = run.options
+        if options.durability == "exit" and source in ("input", "loop"):
             return self._stage(run, source, step, moved)
         if self.staged is not None and self.staged.record is not None:
             self.finish()  # (an edit between steps: what the run made so far is stored first)
@@ -130,7 +131,7 @@ class Persistence:  # implements engine._journal.Journal
             pending = ()
         else:
             self.pending.items = []  # taken: stored with this checkpoint
-        config, (cached_for, _, metadata) = run.options.config, self._metadata
+        config, (cached_for, _, metadata) = options.config, self._metadata
         if cached_for is not None or "metadata" in config:
             metadata = self._user_metadata(config)
         entry: SaveEntry = _new(
@@ -152,7 +153,7 @@ class Persistence:  # implements engine._journal.Journal
         self.head = checkpoint_id
         self.head_top = run.max_version
         self.head_applies = run.applies
-        emit = run.options.emit
+        emit = options.emit
         if emit is not None and emit.wants_checkpoints:
             saved = self.record
             assert saved is not None
