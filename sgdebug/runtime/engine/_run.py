@@ -109,6 +109,7 @@ class Run(RunState):
         watched = observer.watched
         # Nothing reports a lone finished task: computed once, not per step.
         quiet = not watched and self.options.emit is None
+        after = self.options.interrupt_after
         while True:
             # The phases follow each other within one pass: plan, execute, commit.
             phase = self.phase
@@ -138,7 +139,6 @@ class Run(RunState):
                     if self._commit_failed(exc):
                         return self.status  # kept: back before the step, status error
                     raise
-                after = self.options.interrupt_after
                 if after and stops_at(self, after, committed):
                     self._stop_at_breakpoint("after")
                     return self.status
@@ -157,8 +157,9 @@ class Run(RunState):
         run_task(self, task, self._inline)
         if quiet and task.done and task.handler is None:
             # The usual unwatched step: nothing to report; the writes wait for the save.
-            if self.persist is not None:
-                self.persist.defer(task)
+            persist = self.persist
+            if persist is not None:
+                persist.defer(task)
             self.phase = "commit"
             return None
         return self._after_execute(self.finish_execute(self.tasks))

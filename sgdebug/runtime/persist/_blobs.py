@@ -85,7 +85,8 @@ class Blobs:
         """``(channel, stored data)`` of every channel of ``changed`` whose stored form
         changed (``GONE`` for one emptied); ``first``: nothing was stored before."""
         out: list[tuple[str, Any]] = []
-        encode, raw, atoms, shadows = self._encode, self._raw, self.atoms, self.shadow
+        encode, raw = self._encode, self._raw
+        atoms, shadows = self.atoms, self.shadow
         for key in changed:
             channel = channels[key]  # the usual channels' value read directly (a call costs)
             value = (
@@ -112,13 +113,14 @@ class Blobs:
                 shadows.pop(key, None)
             elif kind is list and key in self.intact:
                 shadow = shadows[key]
-                size = len(shadow.value)
+                master = shadow.value
+                size = len(master)
                 if shadow.shared and len(value) == size + 1 and type(value[size]) in SHAREABLE:
                     # One scalar appended to the list the saver shares: the usual step.
-                    shadow.value.append(value[size])
+                    master.append(value[size])
                     shadow.obj = value
                     shadow.chain[0] = checkpoint_id
-                    out.append((key, self._share(shadow.value, size + 1)))
+                    out.append((key, self._share(master, size + 1)))
                 else:
                     out.append((key, self._blob(key, value, checkpoint_id, intact=True)))
             else:

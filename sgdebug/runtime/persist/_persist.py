@@ -73,7 +73,10 @@ class Persistence:  # implements engine._journal.Journal
         self.head_applies = -1
         """``run.applies`` when it was saved (-1: loaded, not saved by this run)."""
         self.blobs = Blobs(saver)
-        self.found = MutationCheck()
+        self.found = MutationCheck(self.blobs)
+        self.check_mutations = self.found.check
+        """Find channels the step changed in place (see :class:`MutationCheck`): the
+        check itself, not a method calling it (a run calls it every step)."""
         self.pending = PendingWrites(saver, thread_id)
         self._metadata: tuple[Any, Mapping[str, Any], Mapping[str, Any]] = (None, {}, {})
         self.replay: Replay | None = None
@@ -292,12 +295,6 @@ class Persistence:  # implements engine._journal.Journal
         return {"parents": self.parents, **kept}
 
     # -- what the run reports --------------------------------------------------------------
-
-    def check_mutations(
-        self, run: RunState, tasks: Sequence[Task], *, committed: bool = True
-    ) -> None:
-        """Find channels the step changed in place (see :class:`MutationCheck`)."""
-        self.found.check(run, tasks, self.blobs, committed=committed)
 
     def task_done(self, task: Task, *, defer: bool = False) -> None:
         """Record a finished, failed or interrupted task against the current checkpoint.
