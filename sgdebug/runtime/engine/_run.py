@@ -10,15 +10,11 @@ no-op one, which is the fast path.
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import CancelledError
-from typing import Any
 
 from sgdebug.runtime._constants import INTERRUPT
-from sgdebug.runtime.engine._apply import (
-    step_writes,
-)
+from sgdebug.runtime.engine._apply import step_writes
 from sgdebug.runtime.engine._cached import aremember, areplay, remember, replay
 from sgdebug.runtime.engine._calling import arun_task, run_task
 from sgdebug.runtime.engine._context import SCOPE, TaskScope
@@ -309,11 +305,8 @@ class Run(RunState):
             self.phase = "done"
             return False
         self.phase = "execute"
-        return self._planned(tasks) if self.announces else True
-
-    def _planned(self, tasks: list[Task]) -> bool:
-        """A static breakpoint before ``tasks``, a drain request, the stream's report of
-        them (only a run with one of these gets here: see :attr:`announces`)."""
+        if not self.announces:  # (no breakpoint before nodes, drain request or stream)
+            return True
         options = self.options
         before = options.interrupt_before
         if before and stops_at(self, before, tasks):
@@ -496,18 +489,3 @@ class Run(RunState):
         self.phase = "plan"
         self.last_commit = None if record is NO_RECORD else record
         return record
-
-    # -- interrupts --------------------------------------------------------------------------
-
-    def _interrupted(self) -> None:
-        self.interrupts = tuple(i for t in self.tasks for i in t.interrupts)
-        self.status = "interrupted"
-        self.phase = "execute"
-        done = [t for t in sorted(self.tasks, key=path_key) if t.done]
-        if done:
-            grouped: dict[str, list[Any]] = defaultdict(list)
-            for task in done:
-                for key, value in task.writes:
-                    if key in self.graph.state_keys:
-                        grouped[key].append(value)
-            self._apply(grouped, "interrupt")

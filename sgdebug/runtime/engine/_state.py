@@ -34,7 +34,7 @@ from sgdebug.runtime.engine._plan import plan_tasks
 from sgdebug.runtime.engine._records import CommitRecord
 from sgdebug.runtime.engine._step_failure import StepFailure
 from sgdebug.runtime.engine._stream import Emitter
-from sgdebug.runtime.engine._task import Task, TaskIds, command_input_writes
+from sgdebug.runtime.engine._task import Task, TaskIds, command_input_writes, path_key
 from sgdebug.runtime.engine._view import Phase, Status
 from sgdebug.runtime.graph._node import Write
 from sgdebug.runtime.graph._plan import GraphPlan
@@ -312,6 +312,21 @@ class RunState:
             return NO_RECORD
         changes = commit_record(channels, self.versions, before, grouped, owners or {})
         return CommitRecord(self.step, changes)
+
+    def _interrupted(self) -> None:
+        """A task of the pending step stopped on ``interrupt()``: the step stays pending
+        (to run again on resume); its finished tasks' state writes are applied."""
+        self.interrupts = tuple(i for t in self.tasks for i in t.interrupts)
+        self.status = "interrupted"
+        self.phase = "execute"
+        done = [t for t in sorted(self.tasks, key=path_key) if t.done]
+        if done:
+            grouped: dict[str, list[Any]] = defaultdict(list)
+            for task in done:
+                for key, value in task.writes:
+                    if key in self.graph.state_keys:
+                        grouped[key].append(value)
+            self._apply(grouped, "interrupt")
 
     def _report_values(self, updated: set[str]) -> None:
         watch = self.options.watch
