@@ -243,3 +243,16 @@ def test_a_run_without_hooks_gets_the_quiet_observer_and_one_with_hooks_calls_th
     assert run.advance() == "paused"
     assert (first.calls, second.calls) == (1, 1)  # both asked, though the first paused
     assert not QUIET.planned(run, run.tasks) and not QUIET.watched
+
+
+# -- the run's own attributes ---------------------------------------------------------------
+
+
+def test_a_run_refuses_an_attribute_it_does_not_declare() -> None:
+    """A misspelt attribute set on a run raises instead of starting a second, unread one
+    (the run is slotted, which also keeps its many attributes in CPython's fast layout)."""
+    run = _started(_fanout())
+    run.step = run.step  # a declared one can be set
+    with pytest.raises(AttributeError):
+        run.setp = 3
+    assert not hasattr(run, "__dict__")

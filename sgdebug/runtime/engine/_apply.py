@@ -84,7 +84,6 @@ def step_writes(
     * the channels the pulled tasks consume (barriers they were triggered by).
     """
     grouped: dict[str, list[Any]] = {}
-    owners: dict[str, list[Task]] | None = defaultdict(list) if owned else None
     consumed = _NOTHING  # (a set only for a step that read a barrier)
     for task in tasks:
         if task.path[0] == PULL:
@@ -101,12 +100,16 @@ def step_writes(
                     "Task %s with path %s wrote to unknown channel %s, ignoring it.",
                     task.name, task.path, key,
                 )  # fmt: skip
-                continue
-            if key in grouped:
+            elif key in grouped:
                 grouped[key].append(value)
             else:
                 grouped[key] = [value]
-            if owners is not None:
+    if not owned:
+        return grouped, None, consumed
+    owners: dict[str, list[Task]] = defaultdict(list)
+    for task in tasks:
+        for key, _ in task.writes:
+            if key in channels:
                 owners[key].append(task)
     return grouped, owners, consumed
 
@@ -161,10 +164,15 @@ def clear_unwritten(
     moved: Moved,
 ) -> None:
     """Volatile channels (``dirty``) that were not written this step get an empty update."""
-    for key in dirty:
+    versions, version = moved.versions, moved.version
+    for key in dirty:  # (a fan-out's every branch channel: moved.bump() inlined)
         channel = channels[key]
         if key not in written and channel.update(()):
-            moved.bump(key, channel.is_available())
+            versions[key] = version
+            if channel.is_available():
+                moved.updated.add(key)
+            else:
+                moved.unlisted.append(key)
 
 
 def finish_channels(channels: Mapping[str, BaseChannel], moved: Moved) -> None:

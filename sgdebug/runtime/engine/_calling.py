@@ -51,14 +51,21 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
     ``scope`` is a reused scope already current in this thread (see ``Run.advance``);
     without it, one is made current for the call.
     """
-    task.error, task.interrupts, task.writes, task.applied = None, (), [], None
+    # (One assignment per attribute, and no closure in this function: a tuple assignment
+    # and a lambda's cells cost more than the rest of a small task's bookkeeping.)
+    task.error = None
+    task.interrupts = ()
+    task.writes = []
+    task.applied = None
     if task.resume is None:
         task.resume = []
     if scope is None:
         scope = TaskScope(run, task, task.resume)
         token = SCOPE.set(scope)
     else:  # start the reused scope on this task's attempt
-        scope.task, scope.resume, scope.config, scope.pushed = task, task.resume, None, None
+        scope.task = task
+        scope.resume = task.resume
+        scope.config = scope.pushed = None
         scope.counter = scope.subgraphs = 0
         token = None
     messages = run.messages
@@ -67,7 +74,7 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
         if task.node.policy is None:
             task.writes = call_task(run, task, scope)
         else:
-            task.writes = retried(task, scope, lambda: call_task(run, task, scope))
+            task.writes = _call_retried(run, task, scope)
         task.done = True
     except GraphInterrupt as exc:
         task.interrupts, task.stopped = exc.interrupts, True
@@ -113,6 +120,11 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
         leave_scope(token)
     if task.error is not None and task.node.policy is not None:
         await ahand_over(run, task, run_task, arun_task)
+
+
+def _call_retried(run: TaskOwner, task: Task, scope: TaskScope) -> list[Write]:
+    """:func:`call_task` under the node's retry policy."""
+    return retried(task, scope, lambda: call_task(run, task, scope))
 
 
 def _cancelled(task: Task, exc: BaseException) -> None:

@@ -20,21 +20,12 @@ if TYPE_CHECKING:
     from sgdebug.runtime.checkpoint.base import PendingWrite
     from sgdebug.runtime.engine._view import RunView
 
-__all__ = ["apply_prefill", "plan_tasks", "pull_tasks", "push_tasks", "stops_at"]
+__all__ = ["apply_prefill", "plan_tasks", "push_tasks", "stops_at"]
 
 log = logging.getLogger("sgdebug.runtime")
 _NO_VERSIONS: dict[str, int] = {}
 _SPECIAL = frozenset(("__error__", "__interrupt__", "__resume__"))
 """Pending writes about a task attempt, not channel writes."""
-
-
-def plan_tasks(run: RunView, ids: TaskIds, *, add_order: bool = False) -> list[Task]:
-    """The tasks of the run's next step: ``Send`` tasks first (in send order), then pulled
-    nodes (by name; with ``add_order``, every node considered in the order it was added)."""
-    sends = run.channels[TASKS]
-    if sends.values if type(sends) is Topic else sends.is_available():
-        return push_tasks(run, ids) + pull_tasks(run, ids, add_order=add_order)
-    return pull_tasks(run, ids, add_order=add_order)
 
 
 def push_tasks(run: RunView, ids: TaskIds) -> list[Task]:
@@ -70,11 +61,19 @@ def _candidates(run: RunView, add_order: bool) -> Sequence[str]:
     return sorted({n for ch in hits for n in trigger_map[ch]})
 
 
-def pull_tasks(run: RunView, ids: TaskIds, *, add_order: bool = False) -> list[Task]:
-    """The nodes whose triggers moved since they last ran, each with its input read."""
+def plan_tasks(run: RunView, ids: TaskIds, *, add_order: bool = False) -> list[Task]:
+    """The tasks of the run's next step: ``Send`` tasks first (in send order), then pulled
+    nodes (by name; with ``add_order``, every node considered in the order it was added):
+    those whose triggers moved since they last ran, each with its input read."""
     channels, versions, nodes = run.channels, run.versions, run.graph.nodes
+    sends = channels[TASKS]
+    tasks = (
+        push_tasks(run, ids)
+        if (sends.values if type(sends) is Topic else sends.is_available())
+        else []
+    )
     all_seen, step, stop = run.versions_seen, run.step, run.stop
-    tasks = []
+    # (One function for both kinds: a call per step costs more than this loop's setup.)
     for name in _candidates(run, add_order):
         node = nodes[name]
         seen = all_seen.get(name) or _NO_VERSIONS

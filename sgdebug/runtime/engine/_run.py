@@ -10,15 +10,11 @@ no-op one, which is the fast path.
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import CancelledError
-from typing import Any
 
 from sgdebug.runtime._constants import INTERRUPT
-from sgdebug.runtime.engine._apply import (
-    step_writes,
-)
+from sgdebug.runtime.engine._apply import step_writes
 from sgdebug.runtime.engine._cached import aremember, areplay, remember, replay
 from sgdebug.runtime.engine._calling import arun_task, run_task
 from sgdebug.runtime.engine._context import SCOPE, TaskScope
@@ -42,6 +38,8 @@ log = logging.getLogger("sgdebug.runtime")
 
 class Run(RunState):
     """A run the caller advances; ``invoke`` and ``stream`` are loops over it."""
+
+    __slots__ = ()
 
     # -- driving -----------------------------------------------------------------------------
 
@@ -113,6 +111,7 @@ class Run(RunState):
         watched = observer.watched
         # Nothing reports a lone finished task: computed once, not per step.
         quiet = not watched and self.options.emit is None
+        after = self.options.interrupt_after
         while True:
             # The phases follow each other within one pass: plan, execute, commit.
             phase = self.phase
@@ -142,7 +141,6 @@ class Run(RunState):
                     if self._commit_failed(exc):
                         return self.status  # kept: back before the step, status error
                     raise
-                after = self.options.interrupt_after
                 if after and stops_at(self, after, committed):
                     self._stop_at_breakpoint("after")
                     return self.status
@@ -161,8 +159,9 @@ class Run(RunState):
         run_task(self, task, self._inline)
         if quiet and task.done and task.handler is None:
             # The usual unwatched step: nothing to report; the writes wait for the save.
-            if self.persist is not None:
-                self.persist.defer(task)
+            persist = self.persist
+            if persist is not None:
+                persist.defer(task)
             self.phase = "commit"
             return None
         return self._after_execute(self.finish_execute(self.tasks))
@@ -285,15 +284,16 @@ class Run(RunState):
                     "GRAPH_RECURSION_LIMIT",
                 )
             )
-        emit = self.options.emit
-        if self.persist is not None:  # task ids derive from the checkpoint planned from
-            head = self.persist.head
-            self.ids.base = "none" if head is None else head
+        persist, ids = self.persist, self.ids
+        if persist is not None:  # task ids derive from the checkpoint planned from
+            head = persist.head
+            ids.base = "none" if head is None else head
         try:
-            self.tasks = plan_tasks(self, self.ids)
+            tasks = self.tasks = plan_tasks(self, ids)
         except Exception as exc:
             # Like LangGraph, events of the commit before a step whose inputs cannot be
             # built are not delivered.
+            emit = self.options.emit
             if emit is not None and self.commit_mark is not None:
                 emit.truncate(self.commit_mark)
             if self._keep_failure("plan", exc):
@@ -302,21 +302,24 @@ class Run(RunState):
             raise
         if self.prefill:
             prefill, self.prefill = self.prefill, {}
-            self.cached_ids |= apply_prefill(self.tasks, prefill)
+            self.cached_ids |= apply_prefill(tasks, prefill)
             if self.graph.handles_errors:
                 self.cached_ids |= resume_handlers(self, prefill)
-        if not self.tasks:
+        if not tasks:
             self.phase = "done"
             return False
         self.phase = "execute"
-        before = self.options.interrupt_before
-        if before and stops_at(self, before, self.tasks):
+        if not self.announces:  # (no breakpoint before nodes, drain request or stream)
+            return True
+        options = self.options
+        before = options.interrupt_before
+        if before and stops_at(self, before, tasks):
             self._stop_at_breakpoint("before")
             return False
-        if self.options.control is not None:
-            check_drain(self.options.control, self.tasks)
-        if emit is not None:  # (not at a breakpoint before them: they have not started)
-            emit.planned(self, self.tasks)
+        if options.control is not None:
+            check_drain(options.control, tasks)
+        if options.emit is not None:  # (not at a breakpoint before them: they have not started)
+            options.emit.planned(self, tasks)
         return True
 
     def _stop_at_breakpoint(self, where: str) -> None:
@@ -466,14 +469,16 @@ class Run(RunState):
 
     def commit(self) -> CommitRecord:
         """Apply the step's writes in task-path order and start the next step."""
-        tasks = sorted(self.tasks, key=path_key) if len(self.tasks) > 1 else self.tasks
+        tasks = self.tasks
+        lone = len(tasks) == 1
+        if not lone:
+            tasks = sorted(tasks, key=path_key)
         grouped, owners, consumed = step_writes(
             tasks, self.channels, self.versions_seen, self.versions, self.observer.watched
         )
         emit = self.options.emit
         self.commit_mark = len(emit.events) if emit is not None else None
-        applied = tasks[0].applied if len(tasks) == 1 else None
-        record = self._apply(grouped, "step", consumed, owners, applied)
+        record = self._apply(grouped, "step", consumed, owners, tasks[0].applied if lone else None)
         if record is not NO_RECORD:
             record = CommitRecord(record.step, record.changes, tuple(t.name for t in tasks))
         if self.deferred:
@@ -488,18 +493,3 @@ class Run(RunState):
         self.phase = "plan"
         self.last_commit = None if record is NO_RECORD else record
         return record
-
-    # -- interrupts --------------------------------------------------------------------------
-
-    def _interrupted(self) -> None:
-        self.interrupts = tuple(i for t in self.tasks for i in t.interrupts)
-        self.status = "interrupted"
-        self.phase = "execute"
-        done = [t for t in sorted(self.tasks, key=path_key) if t.done]
-        if done:
-            grouped: dict[str, list[Any]] = defaultdict(list)
-            for task in done:
-                for key, value in task.writes:
-                    if key in self.graph.state_keys:
-                        grouped[key].append(value)
-            self._apply(grouped, "interrupt")

@@ -34,7 +34,7 @@ from sgdebug.runtime.engine._plan import plan_tasks
 from sgdebug.runtime.engine._records import CommitRecord
 from sgdebug.runtime.engine._step_failure import StepFailure
 from sgdebug.runtime.engine._stream import Emitter
-from sgdebug.runtime.engine._task import Task, TaskIds, command_input_writes
+from sgdebug.runtime.engine._task import Task, TaskIds, command_input_writes, path_key
 from sgdebug.runtime.engine._view import Phase, Status
 from sgdebug.runtime.graph._node import Write
 from sgdebug.runtime.graph._plan import GraphPlan
@@ -53,7 +53,20 @@ ApplyKind = Literal["step", "input", "edit", "interrupt"]
 
 
 class RunState:
-    """A run's state and the writes that change it (``Run`` adds the superstep loop)."""
+    """A run's state and the writes that change it (``Run`` adds the superstep loop).
+
+    Slotted: every step reads and sets its attributes dozens of times, and CPython 3.11
+    keeps an instance's attributes in its fast layout only up to 30 of them (past that,
+    each access costs about twice as much); an attribute a run does not declare raises.
+    """
+
+    __slots__ = (
+        "_inline", "announces", "applies", "breakpoint", "cached_ids", "channels",
+        "commit_mark", "deferred", "dirty", "failure", "graph", "ids", "interrupts",
+        "last_commit", "max_version", "messages", "moved", "null_resume", "observer",
+        "options", "persist", "phase", "prefill", "resume_map", "status", "step", "stop",
+        "tasks", "updated", "versions", "versions_seen", "watched_changed",
+    )  # fmt: skip
 
     def __init__(self, graph: GraphPlan, options: RunOptions) -> None:
         self.graph = graph
@@ -106,6 +119,11 @@ class RunState:
         """Why the pending step failed outside its tasks, when a hook kept it (status
         ``error``; the run stands before the step)."""
         self.ids = TaskIds()
+        self.announces = bool(
+            options.interrupt_before or options.control is not None or options.emit is not None
+        )
+        """Whether a planned step is checked or reported (a breakpoint before nodes, a drain
+        request, a stream): decided once, the options of a run do not change."""
         self._inline: TaskScope | None = None
         """The scope reused by tasks run in the advancing thread (one per ``advance``)."""
 
@@ -299,6 +317,21 @@ class RunState:
             return NO_RECORD
         changes = commit_record(channels, self.versions, before, grouped, owners or {})
         return CommitRecord(self.step, changes)
+
+    def _interrupted(self) -> None:
+        """A task of the pending step stopped on ``interrupt()``: the step stays pending
+        (to run again on resume); its finished tasks' state writes are applied."""
+        self.interrupts = tuple(i for t in self.tasks for i in t.interrupts)
+        self.status = "interrupted"
+        self.phase = "execute"
+        done = [t for t in sorted(self.tasks, key=path_key) if t.done]
+        if done:
+            grouped: dict[str, list[Any]] = defaultdict(list)
+            for task in done:
+                for key, value in task.writes:
+                    if key in self.graph.state_keys:
+                        grouped[key].append(value)
+            self._apply(grouped, "interrupt")
 
     def _report_values(self, updated: set[str]) -> None:
         watch = self.options.watch

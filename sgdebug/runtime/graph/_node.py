@@ -61,18 +61,24 @@ class Reader:
         overrides: Mapping[str, Any] | None = None,
     ) -> Any:
         """The value of this schema's view of ``channels`` (values in ``overrides`` win)."""
-        given = overrides or _NO_OVERRIDES
         values: dict[str, Any] = {}
         if self.plain:  # the usual reader, without the checks below
             if TYPE_CHECKING:
                 held = cast("Mapping[str, ValueChannel]", channels)
             else:  # (``cast`` is a call at run time: this is the hottest read of a step)
                 held = channels
-            for key in self.keys:
-                value = given[key] if overrides and key in given else held[key].value
+            if overrides:  # (a conditional edge's read, with its task's writes)
+                for key in self.keys:
+                    value = overrides[key] if key in overrides else held[key].value
+                    if value is not MISSING:
+                        values[key] = value
+                return values
+            for key in self.keys:  # (a task's input)
+                value = held[key].value
                 if value is not MISSING:
                     values[key] = value
             return values
+        given = overrides or _NO_OVERRIDES
         if self.root:
             value = overrides[ROOT] if overrides and ROOT in overrides else channels[ROOT].peek()
             return None if value is MISSING else value

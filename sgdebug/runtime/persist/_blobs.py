@@ -63,10 +63,11 @@ class Shadow:
 class Blobs:
     """The stored form of each changed channel, with what was stored last for each."""
 
-    __slots__ = ("atoms", "intact", "saver", "shadow")
+    __slots__ = ("_encode", "_raw", "_share", "atoms", "intact", "saver", "shadow")
 
     def __init__(self, saver: BaseCheckpointSaver) -> None:
         self.saver = saver
+        self._encode, self._raw, self._share = saver.encode, saver.raw_types, saver.share_list
         self.shadow: dict[str, Shadow] = {}
         """Channel → what was last stored for it (for deltas and mutation checks)."""
         self.atoms: dict[str, Any] = {}
@@ -84,7 +85,7 @@ class Blobs:
         """``(channel, stored data)`` of every channel of ``changed`` whose stored form
         changed (``GONE`` for one emptied); ``first``: nothing was stored before."""
         out: list[tuple[str, Any]] = []
-        encode, raw = self.saver.encode, self.saver.raw_types
+        encode, raw = self._encode, self._raw
         atoms, shadows = self.atoms, self.shadow
         for key in changed:
             channel = channels[key]  # the usual channels' value read directly (a call costs)
@@ -112,13 +113,14 @@ class Blobs:
                 shadows.pop(key, None)
             elif kind is list and key in self.intact:
                 shadow = shadows[key]
-                size = len(shadow.value)
+                master = shadow.value
+                size = len(master)
                 if shadow.shared and len(value) == size + 1 and type(value[size]) in SHAREABLE:
                     # One scalar appended to the list the saver shares: the usual step.
-                    shadow.value.append(value[size])
+                    master.append(value[size])
                     shadow.obj = value
                     shadow.chain[0] = checkpoint_id
-                    out.append((key, self.saver.share_list(shadow.value, size + 1)))
+                    out.append((key, self._share(master, size + 1)))
                 else:
                     out.append((key, self._blob(key, value, checkpoint_id, intact=True)))
             else:

@@ -28,24 +28,25 @@ _NOTHING: frozenset[str] = frozenset()
 class MutationCheck:
     """The in-place changes found so far, and the channels the next save must store again."""
 
-    __slots__ = ("mutated", "mutations", "reported")
+    __slots__ = ("blobs", "mutated", "mutations", "reported")
 
-    def __init__(self) -> None:
+    def __init__(self, blobs: Blobs) -> None:
+        self.blobs = blobs
+        """What was stored for each channel (its shadows are compared with the live values)."""
         self.mutated: set[str] = set()
         """Channels found changed in place since the last save (stored again by it)."""
         self.mutations: list[Mutation] = []
         self.reported: set[tuple[int, str, bool]] = set()
         """(step, channel, written) of every mutation reported."""
 
-    def check(
-        self, run: RunState, tasks: Sequence[Task], blobs: Blobs, *, committed: bool = True
-    ) -> None:
+    def check(self, run: RunState, tasks: Sequence[Task], *, committed: bool = True) -> None:
         """Find channels the step changed in place and report them (see :class:`Mutation`).
 
         Called after the step's commit, and (``committed=False``) when a task failed, so a
         change made by a node before it raised is reported although nothing was written.
         """
         updated = (run.updated or _NOTHING) if committed else _NOTHING
+        blobs = self.blobs
         channels, intact = run.channels, blobs.intact
         for key, shadow in blobs.shadow.items():
             old = shadow.value

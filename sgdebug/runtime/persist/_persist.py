@@ -73,7 +73,10 @@ class Persistence:  # implements engine._journal.Journal
         self.head_applies = -1
         """``run.applies`` when it was saved (-1: loaded, not saved by this run)."""
         self.blobs = Blobs(saver)
-        self.found = MutationCheck()
+        self.found = MutationCheck(self.blobs)
+        self.check_mutations = self.found.check
+        """Find channels the step changed in place (see :class:`MutationCheck`): the
+        check itself, not a method calling it (a run calls it every step)."""
         self.pending = PendingWrites(saver, thread_id)
         self._metadata: tuple[tuple[Any, Any], tuple[Any, Any], Mapping[str, Any]] = (
             (None, None),
@@ -113,7 +116,8 @@ class Persistence:  # implements engine._journal.Journal
         Returns the record, or ``None`` when the saver journals (:attr:`record` then builds
         it on demand): a run saves every superstep and seldom looks back.
         """
-        if run.options.durability == "exit" and source in ("input", "loop"):
+        options = run.options
+        if options.durability == "exit" and source in ("input", "loop"):
             return self._stage(run, source, step, moved)
         if self.staged is not None and self.staged.record is not None:
             self.finish()  # (an edit between steps: what the run made so far is stored first)
@@ -154,7 +158,7 @@ class Persistence:  # implements engine._journal.Journal
         self.head = checkpoint_id
         self.head_top = run.max_version
         self.head_applies = run.applies
-        emit = run.options.emit
+        emit = options.emit
         if emit is not None and emit.wants_checkpoints:
             saved = self.record
             assert saved is not None
@@ -284,12 +288,6 @@ class Persistence:  # implements engine._journal.Journal
         self._metadata = ((None, None), ({}, {}), {})  # (made again at the next save)
 
     # -- what the run reports --------------------------------------------------------------
-
-    def check_mutations(
-        self, run: RunState, tasks: Sequence[Task], *, committed: bool = True
-    ) -> None:
-        """Find channels the step changed in place (see :class:`MutationCheck`)."""
-        self.found.check(run, tasks, self.blobs, committed=committed)
 
     def task_done(self, task: Task, *, defer: bool = False) -> None:
         """Record a finished, failed or interrupted task against the current checkpoint.
