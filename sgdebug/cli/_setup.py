@@ -11,11 +11,10 @@ its breakpoint conditions stay disabled until enabled or ``--trust``.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
-
-import typer
 
 if TYPE_CHECKING:
     from sgdebug.debugger import Outcome, Session
@@ -35,6 +34,7 @@ __all__ = [
     "load",
     "open_session",
     "prepare",
+    "say",
 ]
 
 EXIT_OK = 0
@@ -101,8 +101,14 @@ class Opened:
 
 def fail(message: str) -> NoReturn:
     """Print ``message`` as a usage/loading error and exit with status 2."""
-    typer.echo(f"Error: {message}", err=True)
-    raise typer.Exit(EXIT_USAGE)
+    say(f"Error: {message}")
+    raise SystemExit(EXIT_USAGE)
+
+
+def say(message: str, *, end: str = "\n") -> None:
+    """Print ``message`` on stderr at once (errors, notes, questions: not the output)."""
+    sys.stderr.write(f"{message}{end}")
+    sys.stderr.flush()
 
 
 def load(
@@ -115,8 +121,6 @@ def load(
     under the ``langgraph`` import alias, so that it runs on ``sgdebug.runtime``: the user's
     modules the first load imported are forgotten first, so they run again under the alias.
     """
-    import sys
-
     from sgdebug.debugger.engines import is_langgraph
     from sgdebug.debugger.loading import TargetError, forget_user_modules, load_target
 
@@ -192,8 +196,8 @@ def _target(options: LaunchOptions, record: SessionRecord | None) -> LoadedTarge
                 f"{target.spec}; leave out TARGET to reopen it, or choose another --session"
             )
         if options.session is not None and is_empty_file(options.session):
-            typer.echo(f"note: {options.session} is an empty file (0 bytes): the new session "
-                       f"is kept in it", err=True)  # fmt: skip
+            say(f"note: {options.session} is an empty file (0 bytes): the new session is "
+                "kept in it")  # fmt: skip
         return target
     if record is not None and options.session is not None:
         confirm_target(options.session, record, trusted=options.trust)
