@@ -277,15 +277,10 @@ def open_session(prepared: Prepared) -> Opened:
     a new one starts a run on the input. Breakpoints from the command line are added.
     """
     from sgdebug.debugger import Session, SessionOptions, Target
-    from sgdebug.debugger.session_file import SessionFileError
 
     options, record, loaded = prepared.options, prepared.record, prepared.target
     limit = options.recursion_limit or (record.recursion_limit if record else None)
-    try:
-        store, saver = _open_store(prepared, limit)
-        restored = _restored_breakpoints(record, trusted=options.trust)
-    except SessionFileError as exc:
-        fail(str(exc))
+    store, saver, restored = _stored(prepared, limit)
     engine = _engine(options, loaded.graph)
     try:
         session = Session(
@@ -316,6 +311,21 @@ def open_session(prepared: Prepared) -> Opened:
     if record is not None and record.thread_id is not None:
         return Opened(session, session.attach(record.thread_id, input=record.input), store)
     return Opened(session, session.restart(prepared.input), store)
+
+
+def _stored(prepared: Prepared, limit: int | None) -> tuple[SessionFile | None, Any, Any]:
+    """The session file, its saver and its breakpoints (``None`` each for a session kept in
+    memory, which does not load the session-file code and sqlite3 at all)."""
+    if prepared.session_file is None and prepared.options.session is None:
+        return None, None, None
+    from sgdebug.debugger.session_file import SessionFileError
+
+    try:
+        store, saver = _open_store(prepared, limit)
+        restored = _restored_breakpoints(prepared.record, trusted=prepared.options.trust)
+    except SessionFileError as exc:
+        fail(str(exc))
+    return store, saver, restored
 
 
 def _open_store(prepared: Prepared, limit: int | None) -> tuple[SessionFile | None, Any]:
