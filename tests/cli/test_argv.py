@@ -16,6 +16,7 @@ import sgdebug.cli._front_ends as front_ends
 from sgdebug.cli import app
 from sgdebug.cli._argv import DEMO_OPTIONS, OPEN_OPTIONS, Option, direct_command, read
 from tests.cli.conftest import Sgdebug
+from tests.conftest import fresh_python_json
 
 Call = tuple[str, tuple[Any, ...]]
 
@@ -162,3 +163,25 @@ def test_a_plain_line_without_a_terminal_says_so_as_before(sgdebug: Sgdebug) -> 
     assert result.returncode == 2
     assert result.stderr.startswith("Error: the TUI is not available without a terminal")
     assert "sgdebug run app:graph --script FILE" in result.stderr
+
+
+# `sgdebug demo chatbot` as the console script runs it, in a fresh interpreter (no terminal:
+# the TUI says so and the command returns 2); what it had imported by then.
+DIRECT_DEMO = """
+import json, sys
+from sgdebug.cli import main
+sys.argv = ["sgdebug", "demo", "chatbot"]
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code
+print(json.dumps({"code": code, "typer": "typer" in sys.modules,
+                  "pydantic": "pydantic" in sys.modules,
+                  "session": "sgdebug.debugger.session" in sys.modules}))
+"""
+
+
+def test_a_plain_demo_reaches_the_tui_without_importing_typer_or_pydantic() -> None:
+    found = fresh_python_json(DIRECT_DEMO)
+
+    assert found == {"code": 2, "typer": False, "pydantic": False, "session": True}
