@@ -105,20 +105,20 @@ class LogPane(ScrollView, can_focus=True):
         rich = Text(text, style=style or ("dim" if dim else ""))
         self.entries.append(rich)
         width = self._wrap_width()
-        if width != self._wrapped_at or len(self.lines) > _MAX_LINES:
-            self._wrap_all()
-        else:
+        if width and width == self._wrapped_at and len(self.lines) <= _MAX_LINES:
             self.lines.extend(self._wrapped(rich, width))
             self.virtual_size = Size(width, len(self.lines))
-        self.refresh()
-        self.call_after_refresh(self._reveal_last)
+            self.refresh()
+            self.call_after_refresh(self._reveal_last)
+        else:  # a new width, or too many lines; without a width yet, when first drawn
+            self._wrap_all()
 
     def _wrap_all(self) -> None:
         """Wrap the kept messages again, at the width the pane has now (none yet: later)."""
         width = self._wrap_width()
-        if not width:
-            return
         self._wrapped_at = width
+        if not width:  # hidden, or not laid out yet: wrapped when drawn
+            return
         self.lines = [line for entry in self.entries for line in self._wrapped(entry, width)]
         self.virtual_size = Size(width, len(self.lines))
         self.refresh()
