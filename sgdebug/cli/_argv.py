@@ -57,8 +57,6 @@ DEMO_OPTIONS: tuple[Option, ...] = _SHARED
 
 _LIMIT = re.compile(r"[1-9][0-9]{0,17}")
 _ENGINES = ("native", "langgraph")
-_COMMANDS = ("open", "demo", "repl", "run", "attach", "graph")
-"""The typer application's commands: a first argument naming one is that command."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +78,8 @@ def read(argv: Sequence[str]) -> Direct | None:
     first, rest = argv[0], list(argv[1:])
     if first in ("open", "demo"):
         command: Literal["open", "demo"] = "open" if first == "open" else "demo"
-    elif first in _COMMANDS or not (":" in first or first.startswith("-")):
-        return None  # another command, or a typo: typer's
+    elif not (":" in first or first.startswith("-")):
+        return None  # another command (their names have no colon), or a typo: typer's
     else:
         command, rest = "open", list(argv)  # `sgdebug TARGET ...` is `sgdebug open TARGET ...`
     return _read_command(command, rest)

@@ -14,6 +14,7 @@ found (main screen, no mouse reporting), with status 128 + the signal's number.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -38,8 +39,6 @@ _INTERRUPT_NOTE = "Interrupting the running node (Ctrl+C)."
 
 def _raise_in(thread_id: int, exc: type[BaseException] | None) -> None:
     """Raise ``exc`` in thread ``thread_id`` at its next bytecode (``None``: cancel one)."""
-    import ctypes  # only when stopping a node: not on the first screen
-
     arg = ctypes.py_object(exc) if exc is not None else None
     changed = ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id), arg)
     if changed > 1:  # more than one thread state had that id: take it back (CPython's advice)

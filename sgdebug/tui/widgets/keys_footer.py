@@ -2,9 +2,9 @@
 
 Textual's footer fills in its keys only after the screen has been drawn (it recomposes once
 the bindings are known, after a refresh), so the first screen had an empty footer and the
-keys came with a second layout and paint. This one recomposes as soon as the bindings
-change, so before the first paint when they change while the app mounts; changes that come
-before a recompose ran are one recompose.
+keys came with a second layout and paint. This one shows the keys the first time the
+bindings are known at once, so in the first paint; later changes it follows as Textual's
+footer does (after a refresh, when a burst of changes has settled).
 """
 
 from __future__ import annotations
@@ -24,16 +24,13 @@ class KeysFooter(Footer):
 
     def __init__(self, *, id: str | None = None, compact: bool = False) -> None:
         super().__init__(id=id, compact=compact)
-        self._recompose_due = False
+        self._keys_shown = False
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        self._bindings_ready = True  # Footer's flag: its compose shows the keys from now on
-        if self._recompose_due or not screen.app.app_focus:
+        if self._keys_shown:
+            super().bindings_changed(screen)
             return
-        if self.is_attached and screen is self.screen:
-            self._recompose_due = True
-            self.call_next(self._show_keys)
-
-    async def _show_keys(self) -> None:
-        self._recompose_due = False
-        await self.recompose()
+        self._bindings_ready = True  # Footer's flag: its compose shows the keys from now on
+        if screen.app.app_focus and self.is_attached and screen is self.screen:
+            self._keys_shown = True
+            self.call_next(self.recompose)
