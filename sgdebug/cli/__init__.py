@@ -24,12 +24,28 @@ available. This package imports typer, the package root and its own modules only
 everything else is imported inside the commands, so ``sgdebug --help`` stays instant.
 
 ``_app`` holds the typer application and its commands, ``_setup`` turns options into a
-started session, ``_headless`` runs ``sgdebug run`` scripts.
+started session, ``_front_ends`` hands it to the TUI or the REPL, ``_headless`` runs
+``sgdebug run`` scripts. ``_argv`` reads a plain ``open`` or ``demo`` command line without
+typer (which costs the first screen much), so :data:`app` is imported when first used.
 """
 
 from __future__ import annotations
 
-from sgdebug.cli._app import app, main
+from typing import TYPE_CHECKING
+
+from sgdebug.cli._main import main
 from sgdebug.cli._setup import EXIT_GRAPH_ERROR, EXIT_OK, EXIT_USAGE, LaunchOptions
 
+if TYPE_CHECKING:
+    from sgdebug.cli._app import app
+
 __all__ = ["EXIT_GRAPH_ERROR", "EXIT_OK", "EXIT_USAGE", "LaunchOptions", "app", "main"]
+
+
+def __getattr__(name: str) -> object:
+    """:data:`app`, the typer application, imported on first use."""
+    if name == "app":
+        from sgdebug.cli._app import app
+
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -20,20 +20,19 @@ from sgdebug.cli._attach import (
     refuse_with_attach,
     run_attached,
 )
+from sgdebug.cli._front_ends import open_demo, open_front_end
 from sgdebug.cli._headless import read_script, run_headless
-from sgdebug.cli._setup import LaunchOptions, Prepared, fail, load, open_session, prepare
-from sgdebug.cli._startup import pause_collector, resume_collector
+from sgdebug.cli._setup import LaunchOptions, fail, load
+from sgdebug.cli._startup import resume_collector
 
 if TYPE_CHECKING:
     from typer._click import Context
 
     from sgdebug.debugger.loading import LoadedTarget
 
-__all__ = ["app", "main"]
+__all__ = ["app"]
 
 DEFAULT_COMMAND = "open"
-FrontEnd = Literal["tui", "repl"]
-_FRONT_END_NAMES: dict[FrontEnd, str] = {"tui": "TUI", "repl": "REPL"}
 
 
 class DefaultCommandGroup(TyperGroup):
@@ -212,7 +211,7 @@ def open_(
     options = _options(
         target, input, break_before, break_after, session, recursion_limit, engine, thread, trust
     )
-    _launch("tui", prepare(options))
+    raise typer.Exit(open_front_end("tui", options))
 
 
 @app.command(short_help="Open the REPL on TARGET.")
@@ -231,7 +230,7 @@ def repl(
     options = _options(
         target, input, break_before, break_after, session, recursion_limit, engine, thread, trust
     )
-    _launch("repl", prepare(options))
+    raise typer.Exit(open_front_end("repl", options))
 
 
 @app.command(short_help="Run debugger commands headless (scripts, CI).")
@@ -354,72 +353,17 @@ def demo(
     With --engine langgraph the sample is built with LangGraph's own classes and run by
     LangGraph.
     """
-    from sgdebug import sample_graphs
-
     if list_:
+        from sgdebug import sample_graphs
+
         for sample, module in sample_graphs.SAMPLES.items():
             doc = (sample_graphs.load(sample).__doc__ or "").strip().splitlines()
             typer.echo(f"{sample:<14}{doc[0].replace('``', '') if doc else module}")
         return
-    name = name or next(iter(sample_graphs.SAMPLES))
-    if name not in sample_graphs.SAMPLES:
-        fail(f"no sample graph {name!r}; samples: {', '.join(sample_graphs.SAMPLES)}")
-    graph = "langgraph_graph" if engine is EngineChoice.LANGGRAPH else "graph"
-    target = f"{sample_graphs.SAMPLES[name]}:{graph}"
     options = _options(
-        target, input, break_before, break_after, session, recursion_limit, trust=trust
+        None, input, break_before, break_after, session, recursion_limit, trust=trust
     )
-    example = sample_graphs.load(name).EXAMPLE_INPUT
-    _launch("tui", prepare(options, default_input=example))
-
-
-def main() -> None:
-    """Run the command line (the ``sgdebug`` console script)."""
-    pause_collector()  # until a front end takes over: see sgdebug.cli._startup
-    _tolerate_any_encoding()
-    app(prog_name="sgdebug")
-
-
-def _tolerate_any_encoding() -> None:
-    """Under a locale that cannot encode what a graph prints (``LC_ALL=C`` without UTF-8
-    mode), print ``\\xe9`` for ``é`` instead of dying on ``UnicodeEncodeError``."""
-    import io
-    import sys
-
-    for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict", "surrogateescape"):
-            stream.reconfigure(errors="backslashreplace")
-
-
-# -- front ends ----------------------------------------------------------------------------
-
-
-def _launch(front_end: FrontEnd, prepared: Prepared) -> NoReturn:
-    """Hand a ready session to the front end, or say it is not available."""
-    import importlib
-
-    launch = getattr(importlib.import_module(f"sgdebug.{front_end}"), "launch", None)
-    if launch is None:
-        name = _FRONT_END_NAMES[front_end]
-        fail(
-            f"the {name} is not available in this version of sgdebug ({__version__}). "
-            f"Run debugger commands headless instead: "
-            f"sgdebug run {prepared.target.label} --script FILE (or --script - to read stdin)"
-        )
-    opened = open_session(prepared)
-    try:
-        if front_end == "tui":
-            # The TUI suspends into the REPL with `!`; it may not import the REPL itself.
-            from sgdebug.repl import run_repl
-
-            code = launch(opened.session, repl=run_repl, ready=resume_collector)
-        else:
-            resume_collector()
-            code = launch(opened.session)
-    finally:
-        if opened.store is not None:
-            opened.store.close()
-    raise typer.Exit(code)
+    raise typer.Exit(open_demo(name, engine.value if engine is not None else None, options))
 
 
 # -- graph text ----------------------------------------------------------------------------

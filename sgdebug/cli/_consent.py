@@ -13,8 +13,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import typer
-
 if TYPE_CHECKING:
     from sgdebug.debugger.session_file import SessionRecord
 
@@ -24,7 +22,7 @@ __all__ = ["confirm_target", "is_empty_file", "no_session_message"]
 def confirm_target(path: Path, record: SessionRecord, *, trusted: bool) -> None:
     """Return once the user agrees to import ``record.target``; otherwise
     :func:`~sgdebug.cli._setup.fail` (exit status 2)."""
-    from sgdebug.cli._setup import fail
+    from sgdebug.cli._setup import fail, say
 
     if trusted:
         return
@@ -35,7 +33,7 @@ def confirm_target(path: Path, record: SessionRecord, *, trusted: bool) -> None:
             f"confirm it (sgdebug run {record.target} --session {path}), or pass --trust"
         )
     question = f"Open {path}: it debugs {record.target} (from {record.cwd}). Import and run it?"
-    typer.echo(f"{question} [y/N] ", nl=False, err=True)
+    say(f"{question} [y/N] ", end="")
     try:
         answer = sys.stdin.readline()
     except (OSError, KeyboardInterrupt):

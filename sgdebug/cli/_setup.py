@@ -11,11 +11,10 @@ its breakpoint conditions stay disabled until enabled or ``--trust``.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
-
-import typer
 
 if TYPE_CHECKING:
     from sgdebug.debugger import Outcome, Session
@@ -35,6 +34,7 @@ __all__ = [
     "load",
     "open_session",
     "prepare",
+    "say",
 ]
 
 EXIT_OK = 0
@@ -101,8 +101,14 @@ class Opened:
 
 def fail(message: str) -> NoReturn:
     """Print ``message`` as a usage/loading error and exit with status 2."""
-    typer.echo(f"Error: {message}", err=True)
-    raise typer.Exit(EXIT_USAGE)
+    say(f"Error: {message}")
+    raise SystemExit(EXIT_USAGE)
+
+
+def say(message: str, *, end: str = "\n") -> None:
+    """Print ``message`` on stderr at once (errors, notes, questions: not the output)."""
+    sys.stderr.write(f"{message}{end}")
+    sys.stderr.flush()
 
 
 def load(
@@ -115,8 +121,6 @@ def load(
     under the ``langgraph`` import alias, so that it runs on ``sgdebug.runtime``: the user's
     modules the first load imported are forgotten first, so they run again under the alias.
     """
-    import sys
-
     from sgdebug.debugger.engines import is_langgraph
     from sgdebug.debugger.loading import TargetError, forget_user_modules, load_target
 
@@ -192,8 +196,8 @@ def _target(options: LaunchOptions, record: SessionRecord | None) -> LoadedTarge
                 f"{target.spec}; leave out TARGET to reopen it, or choose another --session"
             )
         if options.session is not None and is_empty_file(options.session):
-            typer.echo(f"note: {options.session} is an empty file (0 bytes): the new session "
-                       f"is kept in it", err=True)  # fmt: skip
+            say(f"note: {options.session} is an empty file (0 bytes): the new session is "
+                "kept in it")  # fmt: skip
         return target
     if record is not None and options.session is not None:
         confirm_target(options.session, record, trusted=options.trust)
@@ -273,15 +277,10 @@ def open_session(prepared: Prepared) -> Opened:
     a new one starts a run on the input. Breakpoints from the command line are added.
     """
     from sgdebug.debugger import Session, SessionOptions, Target
-    from sgdebug.debugger.session_file import SessionFileError
 
     options, record, loaded = prepared.options, prepared.record, prepared.target
     limit = options.recursion_limit or (record.recursion_limit if record else None)
-    try:
-        store, saver = _open_store(prepared, limit)
-        restored = _restored_breakpoints(record, trusted=options.trust)
-    except SessionFileError as exc:
-        fail(str(exc))
+    store, saver, restored = _stored(prepared, limit)
     engine = _engine(options, loaded.graph)
     try:
         session = Session(
@@ -312,6 +311,21 @@ def open_session(prepared: Prepared) -> Opened:
     if record is not None and record.thread_id is not None:
         return Opened(session, session.attach(record.thread_id, input=record.input), store)
     return Opened(session, session.restart(prepared.input), store)
+
+
+def _stored(prepared: Prepared, limit: int | None) -> tuple[SessionFile | None, Any, Any]:
+    """The session file, its saver and its breakpoints (``None`` each for a session kept in
+    memory, which does not load the session-file code and sqlite3 at all)."""
+    if prepared.session_file is None and prepared.options.session is None:
+        return None, None, None
+    from sgdebug.debugger.session_file import SessionFileError
+
+    try:
+        store, saver = _open_store(prepared, limit)
+        restored = _restored_breakpoints(prepared.record, trusted=prepared.options.trust)
+    except SessionFileError as exc:
+        fail(str(exc))
+    return store, saver, restored
 
 
 def _open_store(prepared: Prepared, limit: int | None) -> tuple[SessionFile | None, Any]:

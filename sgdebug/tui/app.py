@@ -24,7 +24,6 @@ from textual.containers import Container
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 from textual.worker import Worker
 
 from sgdebug.debugger import (
@@ -54,6 +53,7 @@ from sgdebug.tui.widgets.diff_pane import DiffPane
 from sgdebug.tui.widgets.graph_pane import GraphPane
 from sgdebug.tui.widgets.history_pane import HistoryPane
 from sgdebug.tui.widgets.inspector_pane import InspectorPane
+from sgdebug.tui.widgets.keys_footer import KeysFooter
 from sgdebug.tui.widgets.log_pane import LogPane
 from sgdebug.tui.widgets.status_line import StatusLine
 from sgdebug.tui.widgets.tasks_pane import TasksPane
@@ -179,7 +179,7 @@ class DebuggerApp(ActionsMixin, App[int]):
             yield as_pane(TracebackPane(id="traceback"), self.detail)
         yield as_pane(LogPane(id="log"), self.detail)
         yield CommandLine(self._complete, id="command")
-        yield Footer(id="footer", compact=True)
+        yield KeysFooter(id="footer", compact=True)
         yield TooSmall(id="too-small")
 
     def on_mount(self) -> None:

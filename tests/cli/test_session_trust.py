@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 
 from .conftest import SLOW_LOOP, Sgdebug, Write
 
@@ -133,7 +132,7 @@ def test_refusing_puts_nothing_of_the_file_on_sys_path(
     monkeypatch.setattr(sys, "stdin", io.StringIO())  # no terminal to ask on
     before = list(sys.path)
 
-    with pytest.raises(typer.Exit):
+    with pytest.raises(SystemExit):
         prepare(LaunchOptions(None, None, session=project / "s.sgdb"))
 
     assert sys.path == before

@@ -61,9 +61,10 @@ def test_a_script_and_the_repl_run_with_the_collector_back(sgdebug: Sgdebug, com
 def test_the_console_script_starts_with_the_collector_paused() -> None:
     probe = (
         "import gc, sys\n"
-        "import sgdebug.cli._app as cli\n"
-        "cli.app = lambda **kwargs: print(gc.isenabled())\n"
-        "cli.main()\n"
+        "import sgdebug.cli._app as typer_side\n"
+        "from sgdebug.cli import main\n"
+        "typer_side.app = lambda **kwargs: print(gc.isenabled())\n"
+        "main()\n"
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             stdin=subprocess.DEVNULL, timeout=60, check=False)  # fmt: skip

@@ -7,6 +7,7 @@ import asyncio
 
 from sgdebug.tui import make_app
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
+from sgdebug.tui.widgets.log_pane import LogPane
 from tests.tui.harness import WIDE, sample_session, status_text
 
 
@@ -46,3 +47,26 @@ def test_the_first_screen_hook_runs_once_the_first_screen_is_drawn() -> None:
     asyncio.run(main())
 
     assert calls == [1]  # once, after the first frame was drawn, not at each frame
+
+
+def test_the_first_screen_drawn_has_the_footers_keys_and_the_logs_welcome() -> None:
+    # Textual's footer and log fill in after the first paint (a second layout and paint
+    # before the screen is whole); here they are in it.
+    app = make_app(sample_session("chatbot"))
+    seen: dict[str, list[str]] = {}
+
+    def first_screen() -> None:
+        seen["keys"] = [str(getattr(key, "description", "")) for key in app.query("FooterKey")]
+        seen["log"] = [line.text for line in app.query_one(LogPane).lines]
+
+    app.first_screen_hook = first_screen
+
+    async def main() -> None:
+        async with app.run_test(size=WIDE):
+            await app.wait_idle()
+
+    asyncio.run(main())
+
+    assert "palette" in seen["keys"]
+    assert "Step" in seen["keys"]
+    assert seen["log"][0].startswith("Debugging chatbot: s steps")

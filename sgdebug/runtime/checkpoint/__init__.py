@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sgdebug.runtime.checkpoint.base import (
     BaseCheckpointSaver,
     Blob,
@@ -13,7 +15,9 @@ from sgdebug.runtime.checkpoint.base import (
     utc_clock,
 )
 from sgdebug.runtime.checkpoint.memory import InMemorySaver
-from sgdebug.runtime.checkpoint.sqlite import CorruptCheckpointError, SqliteSaver
+
+if TYPE_CHECKING:
+    from sgdebug.runtime.checkpoint.sqlite import CorruptCheckpointError, SqliteSaver
 
 __all__ = [
     "BaseCheckpointSaver",
@@ -28,3 +32,12 @@ __all__ = [
     "time_ordered_ids",
     "utc_clock",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # SqliteSaver imports sqlite3: loaded when first asked for (a session in memory never is).
+    if name in ("CorruptCheckpointError", "SqliteSaver"):
+        from sgdebug.runtime.checkpoint import sqlite
+
+        return getattr(sqlite, name)
+    raise AttributeError(f"module 'sgdebug.runtime.checkpoint' has no attribute {name!r}")

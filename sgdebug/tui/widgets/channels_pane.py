@@ -85,10 +85,10 @@ class ChannelsPane(DataTable[Text]):
         value_width = max(_MIN_VALUE // 2, room - sum(w + _PADDING for w in columns.values()))
         with self.prevent(DataTable.RowHighlighted):
             self.clear(columns=True)
-            self.add_column(" ", width=1)
+            self.add_column(Text(" "), width=1)  # headers as text: no markup to parse
             for header, width in columns.items():
-                self.add_column(header, width=width)
-            self.add_column("value", width=value_width)
+                self.add_column(Text(header), width=width)
+            self.add_column(Text("value"), width=value_width)
             for row, row_cells in zip(rows, cells, strict=True):
                 value = row_cells["value"]
                 if value.cell_len > value_width and row.value is not MISSING:

@@ -25,7 +25,7 @@ class InspectorPane(Tree[ValueNode]):
     """The value of the selected channel or snapshot, expandable node by node."""
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__("(nothing selected)", id=id)
+        super().__init__(Text("(nothing selected)"), id=id)  # text: no markup to parse
         self.show_root = True
         self.guide_depth = 2
         self.subject = ""

@@ -3,6 +3,11 @@
 Lines are wrapped again whenever the pane's width changes. A message taller than the pane
 is shown from its first line (the interrupt's question, a long note), never only its tail;
 Enter (or z) opens the whole log in its own screen.
+
+The messages are wrapped when the pane is drawn at a width it has not wrapped them at: so
+the messages written before the pane has a size (the welcome) are in the first screen,
+instead of waiting for the pane's first resize event and a second paint (as a ``RichLog``
+makes them).
 """
 
 from __future__ import annotations
@@ -10,11 +15,14 @@ from __future__ import annotations
 from collections import deque
 from typing import Final
 
+from rich.segment import Segment
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.message import Message
-from textual.widgets import RichLog
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from sgdebug.debugger import Outcome, format_outcome
 
@@ -26,11 +34,19 @@ _MAX_LINES: Final = 5000
 """Wrapped lines held before the pane is drawn again from the kept messages."""
 
 
-class LogPane(RichLog):
+class LogPane(ScrollView, can_focus=True):
     """Commands (``: step``) and their outcomes, newest at the bottom."""
 
     BINDINGS = [Binding("enter,z", "open_log", "Full log", id="log_open")]
     COMPONENT_CLASSES = {"log-pane--command", "log-pane--refused", "log-pane--stop"}
+    DEFAULT_CSS = """
+    LogPane {
+        background: $surface;
+        color: $foreground;
+        overflow-y: scroll;
+        &:focus { background-tint: $foreground 5%; }
+    }
+    """
 
     class Opened(Message):
         """The user asked to read the whole log."""
@@ -41,18 +57,19 @@ class LogPane(RichLog):
             """Every kept message, oldest first."""
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, wrap=True, markup=False, highlight=False, min_width=1)
+        super().__init__(id=id)
         self.lines_written: list[str] = []
         """Plain text of everything written (what tests read)."""
         self.entries: deque[Text] = deque(maxlen=MAX_ENTRIES)
         """The kept messages, styled, as written (wrapped again on resize)."""
-        self._width = 0
+        self.lines: list[Strip] = []
+        """The kept messages wrapped to the pane's width: what is drawn."""
+        self._wrapped_at = 0
+        """The width :attr:`lines` are wrapped at (0: not wrapped yet)."""
 
     def on_resize(self, event: events.Resize) -> None:
-        width = event.size.width
-        if width and width != self._width:  # the first time too: wrap to the pane, not 80
-            self._width = width
-            self.call_after_refresh(self._redraw)
+        if self._wrap_width() != self._wrapped_at:  # the first paint may have wrapped them
+            self._wrap_all()
 
     def write_command(self, line: str) -> None:
         """Echo a command as typed."""
@@ -87,19 +104,42 @@ class LogPane(RichLog):
         style = self.get_component_rich_style(component) if component else None
         rich = Text(text, style=style or ("dim" if dim else ""))
         self.entries.append(rich)
-        if len(self.lines) > _MAX_LINES:
-            self._redraw()
-        else:
-            self.write(rich, width=self._wrap_width(), scroll_end=False)
+        width = self._wrap_width()
+        if width and width == self._wrapped_at and len(self.lines) <= _MAX_LINES:
+            self.lines.extend(self._wrapped(rich, width))
+            self.virtual_size = Size(width, len(self.lines))
+            self.refresh()
+            self.call_after_refresh(self._reveal_last)
+        else:  # a new width, or too many lines; without a width yet, when first drawn
+            self._wrap_all()
+
+    def _wrap_all(self) -> None:
+        """Wrap the kept messages again, at the width the pane has now (none yet: later)."""
+        width = self._wrap_width()
+        self._wrapped_at = width
+        if not width:  # hidden, or not laid out yet: wrapped when drawn
+            return
+        self.lines = [line for entry in self.entries for line in self._wrapped(entry, width)]
+        self.virtual_size = Size(width, len(self.lines))
+        self.refresh()
         self.call_after_refresh(self._reveal_last)
 
-    def _redraw(self) -> None:
-        """Write the kept messages again, wrapped to the width the pane has now."""
-        self.clear()
-        width = self._wrap_width()
-        for entry in self.entries:
-            self.write(entry, width=width, scroll_end=False)
-        self.call_after_refresh(self._reveal_last)
+    def _wrapped(self, entry: Text, width: int) -> list[Strip]:
+        """``entry``'s lines at ``width``."""
+        console = self.app.console
+        segments = console.render(entry, console.options.update_width(width))
+        return Strip.from_lines(list(Segment.split_lines(segments))) or [Strip.blank(width)]
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        if width != self._wrapped_at:  # the first paint, or a new width before its resize event
+            self._wrap_all()
+        scroll_x, scroll_y = self.scroll_offset
+        index = scroll_y + y
+        if index >= len(self.lines):
+            return Strip.blank(width, self.rich_style)
+        line = self.lines[index].crop_extend(scroll_x, scroll_x + width, self.rich_style)
+        return line.apply_style(self.rich_style)
 
     def _reveal_last(self) -> None:
         """Scroll to the newest message: to its first line when it is taller than the pane."""
@@ -116,6 +156,6 @@ class LogPane(RichLog):
         width = self._wrap_width()
         return len(entry.wrap(self.app.console, width)) if width else 1
 
-    def _wrap_width(self) -> int | None:
-        """The width lines wrap at: the pane's (``None`` until it is known)."""
-        return self.scrollable_content_region.width or None
+    def _wrap_width(self) -> int:
+        """The width lines wrap at: the pane's (0 until it is known)."""
+        return self.scrollable_content_region.width

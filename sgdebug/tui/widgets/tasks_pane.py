@@ -46,10 +46,10 @@ class TasksPane(DataTable[Text]):
         trigger_width = max([12, *(len(_trigger(r)) for r in rows)])
         input_width = max(8, self.size.width - node_width - trigger_width - 10)
         self.clear(columns=True)
-        self.add_column(" ", width=1)
-        self.add_column("node", width=node_width)
-        self.add_column("triggered by", width=trigger_width)
-        self.add_column("input / wrote", width=input_width)
+        self.add_column(Text(" "), width=1)  # headers as text: no markup to parse
+        self.add_column(Text("node"), width=node_width)
+        self.add_column(Text("triggered by"), width=trigger_width)
+        self.add_column(Text("input / wrote"), width=input_width)
         for row in rows:
             style = self.get_component_rich_style(f"tasks-pane--{row.status}")
             what = _what(row)
