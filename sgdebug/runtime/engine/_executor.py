@@ -12,7 +12,9 @@ Tasks START in the step's order, as in LangGraph (a node with side effects sees 
 one waits until the one before it has started (:class:`_Gates`), whichever thread runs it.
 
 The run's ``config["max_concurrency"]``, when set, bounds how many of a step's tasks run at
-once, as in LangGraph (sync and async alike).
+once, as in LangGraph (sync and async alike). The graph's ``step_timeout``, when set, is how
+long the step may take: every task then runs in the pool (or on the loop) and a step still
+running after it raises ``TimeoutError`` (on the loop, its tasks are cancelled first).
 """
 
 from __future__ import annotations
@@ -59,10 +61,19 @@ def _timed(run_task: RunTask, task: Task) -> None:
         node.speed = -1
 
 
-def run_tasks(run_task: RunTask, tasks: Sequence[Task], limit: int | None = None) -> None:
+def run_tasks(
+    run_task: RunTask,
+    tasks: Sequence[Task],
+    limit: int | None = None,
+    timeout: float | None = None,
+) -> None:
     """Run ``tasks`` in parallel, starting them in order: slow (or unknown) nodes in the pool,
-    the trailing proven-fast ones here; at most ``limit`` at once when it is given."""
+    the trailing proven-fast ones here; at most ``limit`` at once when it is given; all in the
+    pool, for at most ``timeout`` seconds, when that is given."""
     if not tasks:
+        return
+    if timeout is not None:
+        _run_timed(run_task, tasks, limit, timeout)
         return
     if len(tasks) == 1:
         run_task(tasks[0])
@@ -83,6 +94,17 @@ def run_tasks(run_task: RunTask, tasks: Sequence[Task], limit: int | None = None
     for i in range(here, len(tasks)):
         gates.run(i, run_task, tasks[i])
     wait(futures)
+
+
+def _run_timed(run_task: RunTask, tasks: Sequence[Task], limit: int | None, timeout: float) -> None:
+    slots = threading.BoundedSemaphore(limit) if limit is not None and limit < len(tasks) else None
+    gates = _Gates(len(tasks), slots)
+    futures = [pool().submit(gates.run, i, run_task, task) for i, task in enumerate(tasks)]
+    _, running = wait(futures, timeout=timeout)
+    if running:
+        for future in running:
+            future.cancel()  # those not started yet never start
+        raise TimeoutError("Timed out")
 
 
 class _Gates:
@@ -109,10 +131,15 @@ class _Gates:
 
 
 async def arun_tasks(
-    run_task: RunTask, arun_task: ARunTask, tasks: Sequence[Task], limit: int | None = None
+    run_task: RunTask,
+    arun_task: ARunTask,
+    tasks: Sequence[Task],
+    limit: int | None = None,
+    timeout: float | None = None,
 ) -> None:
     """Run ``tasks`` concurrently on the running loop (sync ones in the pool), at most
-    ``limit`` at once when it is given.
+    ``limit`` at once when it is given, for at most ``timeout`` seconds (then the tasks still
+    running are cancelled and ``TimeoutError`` raised) when that is given.
 
     As in LangGraph, once a task fails (for good: a failure its error handler took over
     does not count, see :func:`_failed`), the async tasks still running are cancelled: the
@@ -142,9 +169,15 @@ async def arun_tasks(
         else:
             owners[loop.run_in_executor(pool(), run_task, task)] = task
     pending: set[asyncio.Future[None]] = set(owners)
+    deadline = None if timeout is None else loop.time() + timeout
     try:
         while pending:
-            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            left = None if deadline is None else max(deadline - loop.time(), 0)
+            done, pending = await asyncio.wait(
+                pending, timeout=left, return_when=asyncio.FIRST_COMPLETED
+            )
+            if not done:
+                raise TimeoutError
             for future in done:
                 future.result()  # a BaseException a task let through (KeyboardInterrupt ...)
             if any(_failed(owners[future]) for future in done):

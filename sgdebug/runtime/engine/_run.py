@@ -56,9 +56,10 @@ class Run(RunState):
         scope = self._inline = TaskScope(self, None, [])
         scope.outer = SCOPE.get()
         token = SCOPE.set(scope)
+        inline = self.graph.step_timeout is None  # a timed step runs in the pool, even alone
         try:
             while True:
-                status = self._settle(one_step, inline=True)
+                status = self._settle(one_step, inline=inline)
                 if status is None:
                     status = self._after_execute(self.execute())
                 if status is not None:
@@ -322,15 +323,33 @@ class Run(RunState):
     def execute(self) -> bool:
         """Run every pending task of the step; return True if a hook asked to pause."""
         pending = self._pending()
-        run_tasks(self.run_task, pending, self.options.config.get("max_concurrency"))
+        limit = self.options.config.get("max_concurrency")
+        try:
+            run_tasks(self.run_task, pending, limit, self.graph.step_timeout)
+        except TimeoutError:  # only the step's timeout: a task's own error stays on the task
+            self._timed_out(pending)
+            raise
         return self.finish_execute(pending)
 
     async def aexecute(self) -> bool:
         """:meth:`execute` on the event loop."""
         pending = self._pending()
         limit = self.options.config.get("max_concurrency")
-        await arun_tasks(self.run_task, self.arun_task, pending, limit)
+        try:
+            await arun_tasks(self.run_task, self.arun_task, pending, limit, self.graph.step_timeout)
+        except TimeoutError:
+            self._timed_out(pending)
+            raise
         return self.finish_execute(pending)
+
+    def _timed_out(self, ran: Sequence[Task]) -> None:
+        """The step ran past ``step_timeout``: the writes of its finished tasks are stored
+        (a rerun does not run them again), as after a task's failure."""
+        if self.persist is None:
+            return
+        for task in [t for t in ran if t.done]:  # a task left running may finish meanwhile
+            self.persist.task_done(task)
+        self.persist.flush()
 
     def _pending(self) -> list[Task]:
         pending = [t for t in self.tasks if not t.done]

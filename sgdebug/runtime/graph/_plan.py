@@ -59,6 +59,11 @@ class GraphPlan:
     """A compiled graph's structure: channels, nodes and what triggers them, fixed at compile
     time; the engine runs it, the public façade (``CompiledStateGraph``) extends it."""
 
+    step_timeout: float | None = None
+    """Seconds a superstep may take (``graph.step_timeout = 1``, as in LangGraph): a step still
+    running then fails the run with ``TimeoutError``; on the event loop its tasks are
+    cancelled (a sync node's thread cannot be stopped: it finishes unseen)."""
+
     def __init__(self, builder: Blueprint, options: CompileOptions) -> None:
         self.builder = builder
         self.options = options
