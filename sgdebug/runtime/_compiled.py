@@ -12,6 +12,7 @@ from sgdebug.runtime import _compiled_state as _state
 from sgdebug.runtime import _schema_json as _json
 from sgdebug.runtime import _stream_out as _out
 from sgdebug.runtime import _subgraph_runs as _subruns
+from sgdebug.runtime._attributes import check_assignment
 from sgdebug.runtime._constants import (
     DEFAULT_RECURSION_LIMIT,
     INTERRUPT,
@@ -55,6 +56,8 @@ class Builder(Blueprint, Protocol):
         interrupt_before: Sequence[str] | Literal["*"] | None = None,
         interrupt_after: Sequence[str] | Literal["*"] | None = None,
         name: str | None = None,
+        store: Any = None,
+        cache: Any = None,
     ) -> CompiledStateGraph:
         """A compiled graph of this builder."""
         ...
@@ -73,6 +76,13 @@ class CompiledStateGraph(GraphPlan):
 
     def __init__(self, builder: Builder, options: CompileOptions) -> None:
         super().__init__(builder, options)
+        self.__dict__["_sealed"] = True
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Only LangGraph's settings sgdebug honours (see ``_attributes``) once compiled."""
+        if "_sealed" in self.__dict__:
+            check_assignment(self, name, value)
+        super().__setattr__(name, value)
 
     # -- public API ------------------------------------------------------------------------
 
@@ -108,6 +118,7 @@ class CompiledStateGraph(GraphPlan):
                 after if isinstance(after, str) else tuple(after),
                 _watch(request.watch), request.durability, parent,
                 request.control or inherited_control(parent), inner,
+                self.store if parent is None else parent.run.store,
             ),
         )  # fmt: skip
         where = _subruns.storage(self, parent, config)
@@ -235,12 +246,13 @@ class CompiledStateGraph(GraphPlan):
         """Run the graph to the end and return its output (by default the output state)."""
         refuse_run_keywords("invoke", print_mode, version, deprecated)
         check_durability("invoke", durability, self.checkpointer)
-        if print_mode or version != "v1" or deprecated.get("debug"):
+        debug = deprecated.get("debug")
+        if print_mode or version != "v1" or (self.debug if debug is None else debug):
             stream = partial(
                 self.stream, input, config, context=context, print_mode=print_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after, durability=durability,
-                debug=deprecated.get("debug"), subgraphs=subgraphs, control=control,
+                debug=debug, subgraphs=subgraphs, control=control,
             )  # fmt: skip
             return _out.invoke_streamed(stream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys
@@ -336,12 +348,13 @@ class CompiledStateGraph(GraphPlan):
         """Async :meth:`invoke`: async nodes run on the caller's event loop."""
         refuse_run_keywords("ainvoke", print_mode, version, deprecated)
         check_durability("ainvoke", durability, self.checkpointer)
-        if print_mode or version != "v1" or deprecated.get("debug"):
+        debug = deprecated.get("debug")
+        if print_mode or version != "v1" or (self.debug if debug is None else debug):
             astream = partial(
                 self.astream, input, config, context=context, print_mode=print_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after, durability=durability,
-                debug=deprecated.get("debug"), subgraphs=subgraphs, control=control,
+                debug=debug, subgraphs=subgraphs, control=control,
             )  # fmt: skip
             return await _out.ainvoke_streamed(astream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys

@@ -12,9 +12,7 @@ Tasks START in the step's order, as in LangGraph (a node with side effects sees 
 one waits until the one before it has started (:class:`_Gates`), whichever thread runs it.
 
 The run's ``config["max_concurrency"]``, when set, bounds how many of a step's tasks run at
-once, as in LangGraph (sync and async alike). The graph's ``step_timeout``, when set, is how
-long the step may take: every task then runs in the pool (or on the loop) and a step still
-running after it raises ``TimeoutError`` (on the loop, its tasks are cancelled first).
+once, as in LangGraph (sync and async alike).
 """
 
 from __future__ import annotations
@@ -62,49 +60,36 @@ def _timed(run_task: RunTask, task: Task) -> None:
 
 
 def run_tasks(
-    run_task: RunTask,
-    tasks: Sequence[Task],
-    limit: int | None = None,
-    timeout: float | None = None,
-) -> None:
+    run_task: RunTask, tasks: Sequence[Task], limit: int | None = None, timeout: float | None = None
+) -> list[Task]:
     """Run ``tasks`` in parallel, starting them in order: slow (or unknown) nodes in the pool,
-    the trailing proven-fast ones here; at most ``limit`` at once when it is given; all in the
-    pool, for at most ``timeout`` seconds, when that is given."""
+    the trailing proven-fast ones here; at most ``limit`` at once when it is given. With a
+    ``timeout`` (the graph's ``step_timeout``), see :func:`_run_within`; returns the tasks
+    still running past it."""
     if not tasks:
-        return
-    if timeout is not None:
-        _run_timed(run_task, tasks, limit, timeout)
-        return
+        return []
+    slots = None
+    if limit is not None and limit < len(tasks):
+        slots = threading.BoundedSemaphore(limit)
+    if timeout:
+        return _run_within(run_task if slots is None else _bounded(run_task, slots), tasks, timeout)
     if len(tasks) == 1:
         run_task(tasks[0])
-        return
+        return []
     here = len(tasks)
     while here and tasks[here - 1].node.speed > 0:
         here -= 1
     if here == 0:  # every node is fast: one after the other, no thread
         for task in tasks:
             _timed(run_task, task)
-        return
+        return []
     here = min(here, len(tasks) - 1)
-    slots = None
-    if limit is not None and limit < len(tasks):
-        slots = threading.BoundedSemaphore(limit)
     gates = _Gates(len(tasks), slots)
     futures = [pool().submit(gates.run, i, run_task, tasks[i]) for i in range(here)]
     for i in range(here, len(tasks)):
         gates.run(i, run_task, tasks[i])
     wait(futures)
-
-
-def _run_timed(run_task: RunTask, tasks: Sequence[Task], limit: int | None, timeout: float) -> None:
-    slots = threading.BoundedSemaphore(limit) if limit is not None and limit < len(tasks) else None
-    gates = _Gates(len(tasks), slots)
-    futures = [pool().submit(gates.run, i, run_task, task) for i, task in enumerate(tasks)]
-    _, running = wait(futures, timeout=timeout)
-    if running:
-        for future in running:
-            future.cancel()  # those not started yet never start
-        raise TimeoutError("Timed out")
+    return []
 
 
 class _Gates:
@@ -130,23 +115,44 @@ class _Gates:
             _timed(run_task, task)
 
 
+def _run_within(run_task: RunTask, tasks: Sequence[Task], timeout: float) -> list[Task]:
+    """Every task in the pool (the calling thread keeps the time); returns the tasks not
+    finished ``timeout`` seconds on. As in LangGraph, a sync node past the limit cannot be
+    stopped: the step waits for those already running (what they write is kept) and
+    does not start the ones still queued behind ``max_concurrency``."""
+    futures = {pool().submit(run_task, task): task for task in tasks}
+    _, late = wait(futures, timeout=timeout)
+    for future in late:
+        future.cancel()
+    wait(late)
+    return [futures[future] for future in late]
+
+
+def _bounded(run_task: RunTask, slots: threading.BoundedSemaphore) -> RunTask:
+    def bounded(task: Task) -> None:
+        with slots:
+            run_task(task)
+
+    return bounded
+
+
 async def arun_tasks(
     run_task: RunTask,
     arun_task: ARunTask,
     tasks: Sequence[Task],
     limit: int | None = None,
     timeout: float | None = None,
-) -> None:
+) -> list[Task]:
     """Run ``tasks`` concurrently on the running loop (sync ones in the pool), at most
-    ``limit`` at once when it is given, for at most ``timeout`` seconds (then the tasks still
-    running are cancelled and ``TimeoutError`` raised) when that is given.
+    ``limit`` at once when it is given.
 
     As in LangGraph, once a task fails (for good: a failure its error handler took over
     does not count, see :func:`_failed`), the async tasks still running are cancelled: the
-    step fails at once. Cancelling the run cancels them all.
+    step fails at once. Cancelling the run cancels them all. Past ``timeout`` seconds (the
+    graph's ``step_timeout``) the tasks still running are cancelled and returned.
     """
     if not tasks:
-        return
+        return []
     import asyncio
 
     loop = asyncio.get_running_loop()
@@ -169,15 +175,17 @@ async def arun_tasks(
         else:
             owners[loop.run_in_executor(pool(), run_task, task)] = task
     pending: set[asyncio.Future[None]] = set(owners)
-    deadline = None if timeout is None else loop.time() + timeout
+    deadline = loop.time() + timeout if timeout else None
+    late: list[Task] = []
     try:
         while pending:
-            left = None if deadline is None else max(deadline - loop.time(), 0)
+            left = None if deadline is None else max(0.0, deadline - loop.time())
             done, pending = await asyncio.wait(
                 pending, timeout=left, return_when=asyncio.FIRST_COMPLETED
             )
             if not done:
-                raise TimeoutError
+                late = [owners[future] for future in pending]
+                break
             for future in done:
                 future.result()  # a BaseException a task let through (KeyboardInterrupt ...)
             if any(_failed(owners[future]) for future in done):
@@ -187,6 +195,7 @@ async def arun_tasks(
             for future in pending:
                 future.cancel()
             await asyncio.wait(pending)
+    return late
 
 
 def _failed(task: Task) -> bool:

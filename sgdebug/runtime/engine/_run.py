@@ -12,12 +12,14 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
+from concurrent.futures import CancelledError
 from typing import Any
 
 from sgdebug.runtime._constants import INTERRUPT
 from sgdebug.runtime.engine._apply import (
     step_writes,
 )
+from sgdebug.runtime.engine._cached import aremember, areplay, remember, replay
 from sgdebug.runtime.engine._calling import arun_task, run_task
 from sgdebug.runtime.engine._context import SCOPE, TaskScope
 from sgdebug.runtime.engine._drain import check_drain
@@ -56,10 +58,9 @@ class Run(RunState):
         scope = self._inline = TaskScope(self, None, [])
         scope.outer = SCOPE.get()
         token = SCOPE.set(scope)
-        inline = self.graph.step_timeout is None  # a timed step runs in the pool, even alone
         try:
             while True:
-                status = self._settle(one_step, inline=inline)
+                status = self._settle(one_step, inline=True)
                 if status is None:
                     status = self._after_execute(self.execute())
                 if status is not None:
@@ -123,7 +124,7 @@ class Run(RunState):
                 phase = self.phase
             if phase == "execute":
                 tasks = self.tasks
-                if not inline or len(tasks) != 1 or tasks[0].done:
+                if not inline or len(tasks) != 1 or tasks[0].done or self.graph.cache is not None:
                     return None
                 status = self._run_here(tasks[0], quiet)
                 if status is not None:
@@ -189,8 +190,14 @@ class Run(RunState):
         if self.phase != "execute" or task not in self.tasks or task.done:
             raise ValueError(f"task {task.name!r} is not pending in this step")
         self.status = "running"
-        self.run_task(task)
-        paused = self.finish_execute([task])
+        ran, keyed = [task], None
+        if self.graph.cache is not None:
+            ran, keyed = replay(self, ran)
+        for each in ran:
+            self.run_task(each)
+        if keyed:
+            remember(self, keyed)
+        paused = self.finish_execute(ran)
         if self.status in ("error", "interrupted"):
             return self.status
         return self._pause() if paused or self.phase == "execute" else self.status
@@ -322,34 +329,48 @@ class Run(RunState):
 
     def execute(self) -> bool:
         """Run every pending task of the step; return True if a hook asked to pause."""
-        pending = self._pending()
-        limit = self.options.config.get("max_concurrency")
-        try:
-            run_tasks(self.run_task, pending, limit, self.graph.step_timeout)
-        except TimeoutError:  # only the step's timeout: a task's own error stays on the task
-            self._timed_out(pending)
-            raise
+        pending, keyed = self._pending(), None
+        if self.graph.cache is not None:
+            pending, keyed = replay(self, pending)
+        limit, timeout = self.options.config.get("max_concurrency"), self.graph.step_timeout
+        late = run_tasks(self.run_task, pending, limit, timeout)
+        if late:
+            self._step_timed_out(pending, late, TimeoutError("Timed out"), CancelledError())
+        if keyed:
+            remember(self, keyed)
         return self.finish_execute(pending)
 
     async def aexecute(self) -> bool:
         """:meth:`execute` on the event loop."""
-        pending = self._pending()
-        limit = self.options.config.get("max_concurrency")
-        try:
-            await arun_tasks(self.run_task, self.arun_task, pending, limit, self.graph.step_timeout)
-        except TimeoutError:
-            self._timed_out(pending)
-            raise
+        pending, keyed = self._pending(), None
+        if self.graph.cache is not None:
+            pending, keyed = await areplay(self, pending)
+        limit, timeout = self.options.config.get("max_concurrency"), self.graph.step_timeout
+        late = await arun_tasks(self.run_task, self.arun_task, pending, limit, timeout)
+        if late:
+            import asyncio
+
+            # (LangGraph's async message is empty)
+            self._step_timed_out(pending, late, TimeoutError(), asyncio.CancelledError())
+        if keyed:
+            await aremember(self, keyed)
         return self.finish_execute(pending)
 
-    def _timed_out(self, ran: Sequence[Task]) -> None:
-        """The step ran past ``step_timeout``: the writes of its finished tasks are stored
-        (a rerun does not run them again), as after a task's failure."""
-        if self.persist is None:
-            return
-        for task in [t for t in ran if t.done]:  # a task left running may finish meanwhile
-            self.persist.task_done(task)
-        self.persist.flush()
+    def _step_timed_out(
+        self, ran: Sequence[Task], late: Sequence[Task], error: Exception, cancel: BaseException
+    ) -> None:
+        """The step went past the graph's ``step_timeout``: as LangGraph, keep what the
+        tasks wrote (a resume does not run them again; the ``late`` ones, sync nodes that
+        finished past the limit, are not streamed; a cancelled one is recorded as failed
+        with ``CancelledError``), then raise ``TimeoutError``."""
+        self._report([task for task in ran if task not in late])
+        if self.persist is not None:
+            for task in late:
+                if not task.done and task.error is None:
+                    task.error = cancel
+                self.persist.task_done(task)
+            self.persist.flush()
+        raise error
 
     def _pending(self) -> list[Task]:
         pending = [t for t in self.tasks if not t.done]
@@ -404,12 +425,19 @@ class Run(RunState):
             if persist is not None:
                 persist.task_done(task, defer=defer)
             if emit is not None:
-                if len(self.tasks) == 1 and task.done:
+                if task.done and len(ran) == 1 and self._alone(task):
                     self.deferred = [task]  # reported once its commit succeeds
                 else:
                     emit.task_result(self, task)
             paused = observer.ran(self, task) or paused
         return paused
+
+    def _alone(self, task: Task) -> bool:
+        """Whether ``task`` is the one task of its step that ran: the others, if any, took
+        writes recorded before a resume or from the node cache. As in LangGraph, the result
+        of a step's one running task is reported once its commit succeeds."""
+        tasks = self.tasks
+        return len(tasks) == 1 or all(t.done for t in tasks)
 
     def _task_failed(self, failed: Task) -> None:
         """A task raised: the observer keeps the run (status ``error``) or it propagates."""

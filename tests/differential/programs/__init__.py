@@ -10,6 +10,7 @@ from __future__ import annotations
 from . import (
     asyncio_,
     builder,
+    cache,
     channels,
     edges,
     messages,
@@ -31,6 +32,7 @@ from . import (
 __all__ = [
     "asyncio_",
     "builder",
+    "cache",
     "channels",
     "edges",
     "messages",
