@@ -210,26 +210,14 @@ class DrawableGraph:
         """Not supported: see :meth:`draw_ascii`."""
         self.draw_ascii()
 
-    def to_json(self) -> dict[str, list[dict[str, Any]]]:
-        """A plain view: ``{"nodes": [{id, name[, metadata]}], "edges": [{source, target...}]}``.
+    def to_json(self, *, with_schemas: bool = False) -> dict[str, list[dict[str, Any]]]:
+        """LangGraph's JSON view: ``{"nodes": [...], "edges": [...]}`` (see ``_draw_json``).
 
-        Edges carry ``data`` and ``conditional: True`` only when set, as in LangGraph's JSON.
+        ``with_schemas`` only changes schema nodes, which a graph program's drawing has none of.
         """
-        nodes: list[dict[str, Any]] = []
-        for node in self.nodes.values():
-            item: dict[str, Any] = {"id": node.id, "name": node.name}
-            if node.metadata is not None:
-                item["metadata"] = node.metadata
-            nodes.append(item)
-        edges: list[dict[str, Any]] = []
-        for edge in self.edges:
-            item = {"source": edge.source, "target": edge.target}
-            if edge.data is not None:
-                item["data"] = edge.data
-            if edge.conditional:
-                item["conditional"] = True
-            edges.append(item)
-        return {"nodes": nodes, "edges": edges}
+        from sgdebug.runtime._draw_json import graph_json
+
+        return graph_json(self, is_uuid=_is_uuid)
 
     def draw_mermaid(
         self,

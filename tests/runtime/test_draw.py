@@ -220,14 +220,22 @@ def test_star_breakpoints_mark_no_node_like_langgraph() -> None:
     assert graph.nodes["a"].metadata is None
 
 
+_FUNCTION = ["langgraph", "_internal", "_runnable", "RunnableCallable"]
+
+
 def test_to_json_lists_nodes_and_edges_with_optional_fields() -> None:
     builder = FakeBuilder().node("a", metadata={"k": 1}).edge(START, "a")
     builder.branch("a", {"done": END})
     assert get_graph(FakeCompiled(builder)).to_json() == {
         "nodes": [
-            {"id": START, "name": START},
-            {"id": "a", "name": "a", "metadata": {"k": 1}},
-            {"id": END, "name": END},
+            {"id": START, "type": "runnable", "data": {"id": _FUNCTION, "name": START}},
+            {
+                "id": "a",
+                "type": "runnable",
+                "data": {"id": _FUNCTION, "name": "a"},
+                "metadata": {"k": 1},
+            },
+            {"id": END},
         ],
         "edges": [
             {"source": START, "target": "a"},

@@ -2,9 +2,14 @@
 
 Threads are for nodes that wait (a model call, I/O). A node whose every run so far finished
 in under :data:`FAST_NS` gains nothing from a thread and loses the hand-off cost (several
-microseconds, more than the node itself), so such nodes run in the calling thread while the
-others run in the pool. Results do not depend on this: writes are applied in task-path order
-whatever order tasks finish in. A node that once runs slow goes back to the pool for good.
+microseconds, more than the node itself), so the step's trailing proven-fast tasks (all of
+them, when every node is fast) run in the calling thread, the others in the pool; when none
+trails, the calling thread runs the last task itself. Results do not depend on this: writes
+are applied in task-path order whatever order tasks finish in. A node that once runs slow
+goes back to the pool for good.
+
+Tasks START in the step's order, as in LangGraph (a node with side effects sees it): each
+one waits until the one before it has started (:class:`_Gates`), whichever thread runs it.
 
 The run's ``config["max_concurrency"]``, when set, bounds how many of a step's tasks run at
 once, as in LangGraph (sync and async alike).
@@ -57,25 +62,57 @@ def _timed(run_task: RunTask, task: Task) -> None:
 def run_tasks(
     run_task: RunTask, tasks: Sequence[Task], limit: int | None = None, timeout: float | None = None
 ) -> list[Task]:
-    """Run ``tasks`` in parallel: slow (or unknown) nodes in the pool, proven-fast ones here;
-    at most ``limit`` at once when it is given. With a ``timeout`` (the graph's
-    ``step_timeout``), see :func:`_run_within`; returns the tasks still running past it."""
+    """Run ``tasks`` in parallel, starting them in order: slow (or unknown) nodes in the pool,
+    the trailing proven-fast ones here; at most ``limit`` at once when it is given. With a
+    ``timeout`` (the graph's ``step_timeout``), see :func:`_run_within`; returns the tasks
+    still running past it."""
     if not tasks:
         return []
+    slots = None
     if limit is not None and limit < len(tasks):
-        run_task = _bounded(run_task, threading.BoundedSemaphore(limit))
+        slots = threading.BoundedSemaphore(limit)
     if timeout:
-        return _run_within(run_task, tasks, timeout)
+        return _run_within(run_task if slots is None else _bounded(run_task, slots), tasks, timeout)
     if len(tasks) == 1:
         run_task(tasks[0])
         return []
-    inline = [t for t in tasks if t.node.speed > 0]
-    pooled = [t for t in tasks if t.node.speed <= 0]
-    futures = [pool().submit(_timed, run_task, task) for task in pooled[1:]]
-    for task in pooled[:1] + inline:
-        _timed(run_task, task)
+    here = len(tasks)
+    while here and tasks[here - 1].node.speed > 0:
+        here -= 1
+    if here == 0:  # every node is fast: one after the other, no thread
+        for task in tasks:
+            _timed(run_task, task)
+        return []
+    here = min(here, len(tasks) - 1)
+    gates = _Gates(len(tasks), slots)
+    futures = [pool().submit(gates.run, i, run_task, tasks[i]) for i in range(here)]
+    for i in range(here, len(tasks)):
+        gates.run(i, run_task, tasks[i])
     wait(futures)
     return []
+
+
+class _Gates:
+    """Makes a step's tasks start in order: task ``i`` starts once task ``i - 1`` has (with
+    ``slots``, once it also holds one of them: ``max_concurrency``)."""
+
+    __slots__ = ("_slots", "_started")
+
+    def __init__(self, count: int, slots: threading.BoundedSemaphore | None) -> None:
+        self._started = [threading.Event() for _ in range(count)]
+        self._slots = slots
+
+    def run(self, index: int, run_task: RunTask, task: Task) -> None:
+        if index:
+            self._started[index - 1].wait()
+        slots = self._slots
+        if slots is None:
+            self._started[index].set()
+            _timed(run_task, task)
+            return
+        with slots:
+            self._started[index].set()
+            _timed(run_task, task)
 
 
 def _run_within(run_task: RunTask, tasks: Sequence[Task], timeout: float) -> list[Task]:

@@ -2,7 +2,8 @@
 
 An attempt runs as its own asyncio task, watched from the task that awaits it: past its
 ``run_timeout`` in all, or ``idle_timeout`` since its last sign of progress
-(``runtime.heartbeat()``; with ``refresh_on="auto"`` also a custom stream write), it is
+(``runtime.heartbeat()``; with ``refresh_on="auto"`` also a custom stream write or a
+LangChain callback event, see ``_idle_callbacks``), it is
 cancelled and fails with ``NodeTimeoutError`` (which a retry
 policy retries by default). The limit is cooperative: a node that blocks the event loop is
 only stopped at its next ``await``. Sync nodes cannot be cancelled and are refused at
@@ -54,8 +55,11 @@ async def timed(
     """Run one ``attempt`` of ``task`` under ``policy``'s limits."""
     import asyncio
 
+    from sgdebug.runtime.engine._idle_callbacks import callbacks_beat
+
     start = task.beat = time.monotonic()
-    inner = asyncio.ensure_future(attempt())
+    with callbacks_beat(task, policy):  # the attempt's task starts in this context
+        inner = asyncio.ensure_future(attempt())
     try:
         while True:
             deadline, kind = _deadline(policy, start, task.beat)
