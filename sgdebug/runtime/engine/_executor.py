@@ -67,7 +67,7 @@ def run_tasks(run_task: RunTask, tasks: Sequence[Task], limit: int | None = None
     inline = [t for t in tasks if t.node.speed > 0]
     pooled = [t for t in tasks if t.node.speed <= 0]
     futures = [pool().submit(_timed, run_task, task) for task in pooled[1:]]
-    for task in pooled[:1] + inline:
+    for task in inline + pooled[:1]:  # the fast ones first: a slow one would hold them up
         _timed(run_task, task)
     wait(futures)
 

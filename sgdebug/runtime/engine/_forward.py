@@ -12,10 +12,9 @@ even their ``custom`` chunks).
 
 Streaming subgraphs, or the ``custom`` or ``messages`` mode, the caller gets each event
 as it settles, while the step that made it still runs (:func:`live_events`: a subgraph's
-updates, custom chunks as a node writes them). A graph's own
-parallel tasks are still reported together when their step ends, in scheduling order:
-LangGraph reports them in the order they finish, which varies from run to run, and the
-runtime keeps the deterministic order (see LANGGRAPH_SEMANTICS.md, streaming).
+updates, custom chunks as a node writes them, a graph's own parallel tasks as they finish,
+see :mod:`._finish_order`). Other streams get a step's events when the step ends (in the
+same order).
 """
 
 from __future__ import annotations

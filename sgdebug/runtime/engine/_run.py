@@ -23,6 +23,7 @@ from sgdebug.runtime.engine._context import SCOPE, TaskScope
 from sgdebug.runtime.engine._drain import check_drain
 from sgdebug.runtime.engine._error_handlers import resume_handlers, with_handlers
 from sgdebug.runtime.engine._executor import arun_tasks, run_tasks
+from sgdebug.runtime.engine._finish_order import FinishOrder
 from sgdebug.runtime.engine._options import RunOptions
 from sgdebug.runtime.engine._plan import apply_prefill, plan_tasks, stops_at
 from sgdebug.runtime.engine._records import CommitRecord
@@ -320,17 +321,37 @@ class Run(RunState):
     # -- execute -----------------------------------------------------------------------------
 
     def execute(self) -> bool:
-        """Run every pending task of the step; return True if a hook asked to pause."""
+        """Run every pending task of the step; return True if a hook asked to pause.
+
+        A streamed step of several tasks streams their results as they finish
+        (:class:`FinishOrder`)."""
         pending = self._pending()
-        run_tasks(self.run_task, pending, self.options.config.get("max_concurrency"))
-        return self.finish_execute(pending)
+        limit = self.options.config.get("max_concurrency")
+        emit = self.options.emit
+        if emit is None or len(pending) < 2:
+            run_tasks(self.run_task, pending, limit)
+            return self.finish_execute(pending)
+        order = FinishOrder(self, emit, pending)
+        try:
+            run_tasks(order.wrap(self.run_task), pending, limit)
+        finally:
+            streamed = order.close()
+        return self.finish_execute(pending, streamed)
 
     async def aexecute(self) -> bool:
         """:meth:`execute` on the event loop."""
         pending = self._pending()
         limit = self.options.config.get("max_concurrency")
-        await arun_tasks(self.run_task, self.arun_task, pending, limit)
-        return self.finish_execute(pending)
+        emit = self.options.emit
+        if emit is None or len(pending) < 2:
+            await arun_tasks(self.run_task, self.arun_task, pending, limit)
+            return self.finish_execute(pending)
+        order = FinishOrder(self, emit, pending)
+        try:
+            await arun_tasks(order.wrap(self.run_task), order.awrap(self.arun_task), pending, limit)
+        finally:
+            streamed = order.close()
+        return self.finish_execute(pending, streamed)
 
     def _pending(self) -> list[Task]:
         pending = [t for t in self.tasks if not t.done]
@@ -342,8 +363,10 @@ class Run(RunState):
             self.cached_ids = set()
         return pending
 
-    def finish_execute(self, ran: Sequence[Task]) -> bool:
-        """After tasks ran: report them, handle errors and interrupts, pick the next phase."""
+    def finish_execute(self, ran: Sequence[Task], streamed: frozenset[int] = frozenset()) -> bool:
+        """After tasks ran: report them, handle errors and interrupts, pick the next phase.
+
+        ``streamed``: the tasks (``id(task)``) whose results the stream already has."""
         if len(ran) == 1 and len(self.tasks) == 1 and self.options.emit is None:
             task = ran[0]
             if task.done and not self.observer.watched:
@@ -353,7 +376,7 @@ class Run(RunState):
                 return False
         if self.graph.handles_errors:
             ran = with_handlers(ran)
-        paused = self._report(ran)
+        paused = self._report(ran, streamed)
         failed = self.failed
         if failed is not None:
             self._task_failed(failed)
@@ -368,12 +391,13 @@ class Run(RunState):
             self.phase = "commit"
         return paused
 
-    def _report(self, ran: Sequence[Task]) -> bool:
-        """Tell the stream, the journal and the observer what ``ran`` did; whether to pause."""
+    def _report(self, ran: Sequence[Task], streamed: frozenset[int]) -> bool:
+        """Tell the stream (of the tasks not in ``streamed``), the journal and the observer
+        what ``ran`` did; whether to pause."""
         emit, persist, observer = self.options.emit, self.persist, self.observer
         if emit is not None:
             for task in ran:
-                if task.interrupts:
+                if task.interrupts and id(task) not in streamed:
                     emit.interrupted(self, task)
         # Without a watcher or a stream nothing can read the saver before the step's save,
         # so the writes of finished tasks are stored with its checkpoint, in one call.
@@ -384,7 +408,7 @@ class Run(RunState):
                 continue  # cancelled when a sibling failed (see arun_tasks): nothing to report
             if persist is not None:
                 persist.task_done(task, defer=defer)
-            if emit is not None:
+            if emit is not None and id(task) not in streamed:
                 if len(self.tasks) == 1 and task.done:
                     self.deferred = [task]  # reported once its commit succeeds
                 else:
