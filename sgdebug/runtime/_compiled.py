@@ -42,7 +42,9 @@ from sgdebug.runtime.types import Command, StateSnapshot
 
 __all__ = ["CompileOptions", "CompiledStateGraph"]
 
-StreamMode = Literal["values", "updates", "custom", "tasks", "debug", "checkpoints", "messages"]
+StreamMode = Literal[
+    "values", "updates", "custom", "tasks", "debug", "checkpoints", "messages", "tools"
+]
 
 
 class Builder(Blueprint, Protocol):

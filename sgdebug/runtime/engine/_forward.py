@@ -107,7 +107,7 @@ class LiveSink:
             yield items.popleft()
 
 
-LIVE_MODES = frozenset({"custom", "messages"})
+LIVE_MODES = frozenset({"custom", "messages", "tools"})
 """Modes whose events a node makes while it runs: streamed as they are made, as in LangGraph."""
 
 
@@ -237,4 +237,8 @@ def nested_emitter(
     emit.modes = own | modes
     emit.subgraphs = True
     emit.forward = Forward(target, parent.namespace, modes, own)
+    if emit.messages is not None and target.messages is not None:
+        # A message streamed under the subgraph's namespace is not streamed again when
+        # the parent's task returns it (LangGraph).
+        emit.messages.seen, emit.messages.lock = target.messages.seen, target.messages.lock
     return emit

@@ -48,15 +48,21 @@ NOSTREAM = "nostream"
 
 
 class MessagesStream:
-    """One run's ``messages`` mode: its handler, the ids streamed so far, and the emitter."""
+    """One run's ``messages`` and / or ``tools`` mode (the modes langchain-core's callbacks
+    feed): the handlers, the ids streamed so far, and the emitter."""
 
-    __slots__ = ("_handler", "emit", "lock", "seen")
+    __slots__ = ("_handler", "_tools", "emit", "lock", "seen", "tokens", "tools")
 
-    def __init__(self, emit: Callable[[str, Any], None]) -> None:
+    def __init__(self, emit: Callable[[str, Any], None], modes: frozenset[str]) -> None:
         self.emit = emit
+        self.tokens = "messages" in modes
+        """Whether the ``messages`` mode is streamed."""
+        self.tools = "tools" in modes
+        """Whether the ``tools`` mode is streamed (:mod:`._tools_mode`)."""
         self.seen: set[Any] = set()
         self.lock = threading.Lock()
         self._handler: Any = None
+        self._tools: Any = None
 
     # -- messages of tasks ---------------------------------------------------------------
 
@@ -95,6 +101,19 @@ class MessagesStream:
             meta = meta if meta is not None else self.metadata(run, task)
             self.send(message, meta)
 
+    def hears(self) -> bool:
+        """Whether a langchain-core callback arriving now is this stream's: not one from a
+        task of a subgraph's run that streams nothing itself (as in LangGraph, a stream
+        without ``subgraphs=True`` leaves out what a subgraph's models and tools do; a
+        graph run on a thread of its own is no subgraph)."""
+        from sgdebug.runtime.engine._context import SCOPE
+
+        scope = SCOPE.get()
+        if scope is None:
+            return True
+        owner = scope.owner
+        return owner.messages is self or not owner.namespace
+
     def send(self, message: Any, meta: Mapping[str, Any], *, once: bool = True) -> None:
         """Stream ``message`` (unless ``once`` and it was streamed already)."""
         with self.lock:
@@ -112,7 +131,8 @@ class MessagesStream:
         and chat models see its config; returns the token :meth:`leave` takes."""
         from langchain_core.runnables.config import var_child_runnable_config
 
-        self.started(task)
+        if self.tokens:
+            self.started(task)
         return var_child_runnable_config.set(self.child_config(run, task))  # type: ignore[arg-type]
 
     def leave(self, token: Any) -> None:
@@ -129,15 +149,19 @@ class MessagesStream:
         config = run.config
         configurable = dict(config.get("configurable") or {})
         configurable["checkpoint_ns"] = _task_ns(run, task)
-        tags, meta, handler = (
-            list(config.get("tags") or []),
-            self.metadata(run, task),
-            self.handler(),
-        )
+        tags, meta, handlers = list(config.get("tags") or []), self.metadata(run, task), []
+        if self.tokens:
+            handlers.append(self.handler())
+        if self.tools:
+            if self._tools is None:
+                from sgdebug.runtime.engine._tools_mode import tools_handler
+
+                self._tools = tools_handler(self)
+            handlers.append(self._tools)
         # Tags and metadata ride on the callbacks too: a call given a config of its own
         # (``model.invoke(x, {"tags": [...]})``) keeps them.
         callbacks = CallbackManager(
-            [handler], [handler], tags=tags, inheritable_tags=tags,
+            handlers, handlers, tags=tags, inheritable_tags=tags,
             metadata=meta, inheritable_metadata=meta,
         )  # fmt: skip
         return {
@@ -169,7 +193,7 @@ def push_message(message: Any, *, state_key: str | None = "messages") -> Any:
     if message.id is None:
         raise ValueError("Message ID is required")
     stream = scope.owner.messages
-    if stream is not None:
+    if stream is not None and stream.tokens:
         stream.send(message, scope.get_config()["metadata"], once=False)
     if state_key:
         if scope.pushed is None:
@@ -235,7 +259,7 @@ def _handler_class() -> type:
             self, serialized: Any, messages: Any, *, run_id: Any, **kwargs: Any
         ) -> None:
             tags, metadata = kwargs.get("tags") or [], kwargs.get("metadata")
-            if metadata is None or NOSTREAM in tags:
+            if metadata is None or NOSTREAM in tags or not self.stream.hears():
                 return
             meta = dict(metadata)
             user_tags = [t for t in tags if not t.startswith("seq:step")]

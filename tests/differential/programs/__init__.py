@@ -26,6 +26,7 @@ from . import (
     subgraph_detection,
     subgraph_streams,
     subgraphs,
+    tools_stream,
 )
 
 __all__ = [
@@ -47,4 +48,5 @@ __all__ = [
     "subgraph_detection",
     "subgraph_streams",
     "subgraphs",
+    "tools_stream",
 ]
