@@ -7,10 +7,11 @@ the graph (``"LangGraph"`` by default): callbacks in the config see its start, e
 it streams and its end, whose output is the run's final state. ``astream_events`` is
 langchain-core's, over that run.
 
-What it does not do yet: the graph's nodes and the chat models called in them are not
-child runs of it, so their events (``on_chain_*`` of nodes, ``on_chat_model_stream``) are
-not in ``astream_events``; only the graph's own ``on_chain_start`` / ``on_chain_stream`` /
-``on_chain_end`` are.
+The graph's run passes its callbacks on to its tasks: each node is a chain run, child of
+the graph's, and the models and tools a node calls are children of the node's run (see
+``engine._node_runs``), so ``astream_events`` shows them as LangGraph does. Not yet: a
+subgraph's own graph run and node runs (its models' and tools' runs are children of the
+parent's node run).
 """
 
 from __future__ import annotations
@@ -19,10 +20,21 @@ import functools
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from sgdebug.runtime._constants import INTERRUPT
+
 if TYPE_CHECKING:
     from sgdebug.runtime._compiled import CompiledStateGraph
 
 __all__ = ["as_runnable"]
+
+
+def _graph_metadata(config: Any) -> dict[str, Any]:
+    """The graph's own run's metadata, besides the config's (LangGraph's): the lifted
+    configurable keys and ``ls_integration``."""
+    from sgdebug.runtime.engine._messages_mode import lifted
+
+    meta = config.get("metadata") or {}
+    return {**lifted(config.get("configurable") or {}, meta), "ls_integration": "langgraph"}
 
 
 def as_runnable(graph: CompiledStateGraph) -> Any:
@@ -44,9 +56,16 @@ def _chunks(events: Iterator[tuple[str, Any]], asked: Any, out: list[Any]) -> It
     wanted = set(modes) if multi or asked == "values" else set(modes) - {"values"}
     for mode, payload in events:
         if mode == "values":
-            out[:] = [payload]
+            out[:] = [_settled(payload)]
         if mode in wanted:
             yield (mode, payload) if multi else payload
+
+
+def _settled(values: Any) -> Any:
+    """A ``values`` chunk as the run's output: without the interrupts it stopped at."""
+    if isinstance(values, dict) and INTERRUPT in values:
+        return {k: v for k, v in values.items() if k != INTERRUPT}
+    return values
 
 
 @functools.cache
@@ -86,7 +105,7 @@ def _runnable_class() -> type:
             config = ensure_config(config)
             manager = CallbackManager.configure(
                 config.get("callbacks"), self._bound_callbacks(), False, config.get("tags"),
-                None, config.get("metadata"),
+                None, config.get("metadata"), _graph_metadata(config),
             )  # fmt: skip
             run = manager.on_chain_start(
                 None, input, name=config.get("run_name") or self.name,
@@ -111,7 +130,7 @@ def _runnable_class() -> type:
             config = ensure_config(config)
             manager = AsyncCallbackManager.configure(
                 config.get("callbacks"), self._bound_callbacks(), False, config.get("tags"),
-                None, config.get("metadata"),
+                None, config.get("metadata"), _graph_metadata(config),
             )  # fmt: skip
             run = await manager.on_chain_start(
                 None, input, name=config.get("run_name") or self.name,
@@ -135,7 +154,7 @@ def _runnable_class() -> type:
 
 def _own(config: Any) -> dict[str, Any]:
     """The parts of a Runnable config the graph's run takes."""
-    keys = ("tags", "metadata", "configurable", "recursion_limit")
+    keys = ("tags", "metadata", "configurable", "recursion_limit", "callbacks")
     return {k: config[k] for k in keys if config and config.get(k) is not None}
 
 
@@ -152,7 +171,7 @@ async def _achunks(events: Any, asked: Any, out: list[Any]) -> AsyncIterator[Any
     wanted = set(modes) if multi or asked == "values" else set(modes) - {"values"}
     async for mode, payload in events:
         if mode == "values":
-            out[:] = [payload]
+            out[:] = [_settled(payload)]
         if mode in wanted:
             yield (mode, payload) if multi else payload
 

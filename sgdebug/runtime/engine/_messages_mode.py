@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from sgdebug.runtime.engine._task import Task
     from sgdebug.runtime.engine._view import RunView
 
-__all__ = ["LIFTED_KEYS", "MessagesStream", "push_message"]
+__all__ = ["LIFTED_KEYS", "MessagesStream", "lifted", "push_message", "task_metadata", "task_ns"]
 
 LIFTED_KEYS = (
     "thread_id",
@@ -68,21 +68,7 @@ class MessagesStream:
 
     def metadata(self, run: RunView, task: Task) -> dict[str, Any]:
         """The metadata of ``task``'s messages."""
-        config = run.config
-        meta: dict[str, Any] = dict(config.get("metadata") or {})
-        configurable = config.get("configurable") or {}
-        for key in LIFTED_KEYS:
-            if key in configurable and key not in meta:
-                meta[key] = configurable[key]
-        meta["ls_integration"] = "langgraph"
-        meta.update(
-            langgraph_step=run.step,
-            langgraph_node=task.name,
-            langgraph_triggers=task.triggers,
-            langgraph_path=task.path,
-            langgraph_checkpoint_ns=_task_ns(run, task),
-        )
-        return meta
+        return task_metadata(run, task)
 
     def started(self, task: Task) -> None:
         """A task starts: the messages of its input count as streamed."""
@@ -148,16 +134,9 @@ class MessagesStream:
 
         config = run.config
         configurable = dict(config.get("configurable") or {})
-        configurable["checkpoint_ns"] = _task_ns(run, task)
-        tags, meta, handlers = list(config.get("tags") or []), self.metadata(run, task), []
-        if self.tokens:
-            handlers.append(self.handler())
-        if self.tools:
-            if self._tools is None:
-                from sgdebug.runtime.engine._tools_mode import tools_handler
-
-                self._tools = tools_handler(self)
-            handlers.append(self._tools)
+        configurable["checkpoint_ns"] = task_ns(run, task)
+        tags, meta = list(config.get("tags") or []), self.metadata(run, task)
+        handlers = self.handlers()
         # Tags and metadata ride on the callbacks too: a call given a config of its own
         # (``model.invoke(x, {"tags": [...]})``) keeps them.
         callbacks = CallbackManager(
@@ -167,6 +146,19 @@ class MessagesStream:
         return {
             "tags": tags, "metadata": meta, "callbacks": callbacks, "configurable": configurable,
         }  # fmt: skip
+
+    def handlers(self) -> list[Any]:
+        """The callback handlers of the modes streamed (made on first use)."""
+        handlers = []
+        if self.tokens:
+            handlers.append(self.handler())
+        if self.tools:
+            if self._tools is None:
+                from sgdebug.runtime.engine._tools_mode import tools_handler
+
+                self._tools = tools_handler(self)
+            handlers.append(self._tools)
+        return handlers
 
     def handler(self) -> Any:
         """The langchain-core callback handler of this stream (made on first use)."""
@@ -202,7 +194,36 @@ def push_message(message: Any, *, state_key: str | None = "messages") -> Any:
     return message
 
 
-def _task_ns(run: RunView, task: Task) -> str:
+def task_metadata(run: RunView, task: Task) -> dict[str, Any]:
+    """The metadata LangGraph gives what runs in ``task`` (its messages, its models, its
+    chain run): the run's metadata and lifted configurable keys, ``ls_integration`` and the
+    task's ``langgraph_*`` keys."""
+    config = run.config
+    meta: dict[str, Any] = dict(config.get("metadata") or {})
+    configurable = config.get("configurable") or {}
+    meta.update(lifted(configurable, meta))
+    meta["ls_integration"] = "langgraph"
+    meta.update(
+        langgraph_step=run.step,
+        langgraph_node=task.name,
+        langgraph_triggers=task.triggers,
+        langgraph_path=task.path,
+        langgraph_checkpoint_ns=task_ns(run, task),
+    )
+    return meta
+
+
+def lifted(configurable: Mapping[str, Any], meta: Mapping[str, Any]) -> dict[str, Any]:
+    """The configurable keys (of :data:`LIFTED_KEYS`, set and not ``None``) that metadata
+    ``meta`` repeats, as LangGraph does."""
+    return {
+        key: configurable[key]
+        for key in LIFTED_KEYS
+        if configurable.get(key) is not None and key not in meta
+    }
+
+
+def task_ns(run: RunView, task: Task) -> str:
     return "|".join((*run.namespace, f"{task.name}:{task.id}"))
 
 

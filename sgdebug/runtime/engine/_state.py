@@ -42,6 +42,7 @@ from sgdebug.runtime.types import Command, Interrupt
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._messages_mode import MessagesStream
+    from sgdebug.runtime.engine._node_runs import NodeRuns
 
 __all__ = ["NO_RECORD", "ApplyKind", "RunState"]
 
@@ -65,6 +66,13 @@ class RunState:
         )
         """The stream's ``messages`` mode, when it is streamed (its tasks' chat models
         stream to it)."""
+        callbacks = options.config.get("callbacks")
+        self.node_runs: NodeRuns | None = None
+        """Its tasks as chain runs of ``config["callbacks"]``, when it has some."""
+        if callbacks:
+            from sgdebug.runtime.engine._node_runs import NodeRuns
+
+            self.node_runs = NodeRuns(callbacks, self.messages)
         self.channels: dict[str, BaseChannel] = {
             k: c.copy() for k, c in graph.channel_specs.items()
         }
