@@ -315,8 +315,9 @@ class Run(RunState):
             self.persist.mark_interrupt(self)
         else:
             self.versions_seen[INTERRUPT] = dict(self.versions)
-        if self.options.emit is not None:
-            self.options.emit("updates", {INTERRUPT: ()})
+        emit = self.options.emit
+        if emit is not None and not _passes_on_only(emit):
+            emit("updates", {INTERRUPT: ()})  # (a subgraph's: its parent reports it, below)
 
     # -- execute -----------------------------------------------------------------------------
 
@@ -476,3 +477,13 @@ class Run(RunState):
                     if key in self.graph.state_keys:
                         grouped[key].append(value)
             self._apply(grouped, "interrupt")
+        emit = self.options.emit
+        if emit is not None and not self.interrupts and not _passes_on_only(emit):
+            emit("updates", {INTERRUPT: ()})  # a subgraph stopped at a breakpoint of its own
+
+
+def _passes_on_only(emit: Any) -> bool:
+    """Whether ``emit`` is a subgraph's that only passes its events on to its parent's
+    stream (its own caller streams nothing)."""
+    forward = emit.forward
+    return forward is not None and hasattr(forward, "local") and not forward.local
