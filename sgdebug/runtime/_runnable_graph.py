@@ -17,6 +17,7 @@ parent's node run).
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +26,10 @@ from sgdebug.runtime._constants import INTERRUPT
 if TYPE_CHECKING:
     from sgdebug.runtime._compiled import CompiledStateGraph
 
-__all__ = ["as_runnable"]
+__all__ = ["as_runnable", "starts_graph_run"]
+
+_CHILDREN: weakref.WeakSet[Any] = weakref.WeakSet()
+"""The callback managers a graph's own run hands its run (see :func:`starts_graph_run`)."""
 
 
 def _graph_metadata(config: Any) -> dict[str, Any]:
@@ -152,8 +156,25 @@ def _runnable_class() -> type:
     return GraphRunnable
 
 
+def starts_graph_run(config: Any) -> bool:
+    """Whether ``invoke`` / ``ainvoke`` with ``config`` runs as a chain run of the graph
+    (as LangGraph's, a Runnable): the config has callbacks (a tracer) that are not the
+    graph's own run's, and no task of another run is running (a subgraph's run is not a
+    chain run of its own yet: see the module docstring)."""
+    callbacks = (config or {}).get("callbacks")
+    if not callbacks or callbacks in _CHILDREN:
+        return False
+    from sgdebug.runtime.engine._nesting import current_parent
+
+    return current_parent() is None
+
+
 def _own(config: Any) -> dict[str, Any]:
-    """The parts of a Runnable config the graph's run takes."""
+    """The parts of a Runnable config the graph's run takes (its callbacks: the graph's
+    run's child manager, marked as such)."""
+    callbacks = config.get("callbacks") if config else None
+    if callbacks is not None and not isinstance(callbacks, list):
+        _CHILDREN.add(callbacks)
     keys = ("tags", "metadata", "configurable", "recursion_limit", "callbacks")
     return {k: config[k] for k in keys if config and config.get(k) is not None}
 

@@ -126,22 +126,36 @@ def test_the_model_events_of_a_node() -> None:
 
 
 class Starts(BaseCallbackHandler):
-    """Records the chain and model runs a sync run starts."""
+    """Records the chain and model runs a run starts, each with its parent's name."""
 
     def __init__(self) -> None:
-        self.names: list[str] = []
+        self.names: dict[Any, str] = {}
+        self.runs: list[tuple[str, str | None]] = []
+
+    def _started(self, name: str, run_id: Any, parent: Any) -> None:
+        self.names[run_id] = name
+        self.runs.append((name, self.names.get(parent)))
 
     def on_chain_start(self, serialized: Any, inputs: Any, **kwargs: Any) -> None:
-        self.names.append(kwargs.get("name") or "?")
+        self._started(kwargs.get("name") or "?", kwargs["run_id"], kwargs.get("parent_run_id"))
 
     def on_chat_model_start(self, serialized: Any, messages: Any, **kwargs: Any) -> None:
-        self.names.append("model")
+        self._started("model", kwargs["run_id"], kwargs.get("parent_run_id"))
 
 
 @pytest.mark.parametrize("engine", ["sgdebug", "langgraph"])
-def test_invoke_shows_its_nodes_to_the_configs_callbacks(engine: str) -> None:
+@pytest.mark.parametrize("use_async", [False, True])
+def test_invoke_shows_the_graph_run_and_its_nodes_to_a_tracer(engine: str, use_async: bool) -> None:
     g = api("langgraph" if engine == "langgraph" else "sgdebug")
     handler = Starts()
-    _graph(g, _prep, _sync_chat).invoke({"messages": []}, {**CONFIG, "callbacks": [handler]})
-    nodes = [name for name in handler.names if name in ("prep", "sync_chat", "model")]
-    assert nodes == ["prep", "sync_chat", "model"]
+    graph, config = _graph(g, _prep, _sync_chat), {**CONFIG, "callbacks": [handler]}
+    if use_async:
+        asyncio.run(graph.ainvoke({"messages": []}, config))
+    else:
+        graph.invoke({"messages": []}, config)
+    assert handler.runs == [
+        ("LangGraph", None),
+        ("prep", "LangGraph"),
+        ("sync_chat", "LangGraph"),
+        ("model", "sync_chat"),
+    ]
