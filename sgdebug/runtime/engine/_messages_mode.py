@@ -256,6 +256,8 @@ def _handler_class() -> type:
     from langchain_core.callbacks import BaseCallbackHandler
     from langchain_core.outputs import ChatGeneration, ChatGenerationChunk
 
+    from sgdebug.runtime.engine._timeouts import mark_progress
+
     try:  # the base that makes a chat model stream its tokens to the handler
         from langchain_core.tracers._streaming import _StreamingCallbackHandler as Streaming
     except ImportError:  # (an older langchain-core)
@@ -291,6 +293,7 @@ def _handler_class() -> type:
         def on_llm_new_token(self, token: Any, *, run_id: Any, **kwargs: Any) -> None:
             chunk, meta = kwargs.get("chunk"), self.runs.get(run_id)
             if meta is not None and isinstance(chunk, ChatGenerationChunk):
+                mark_progress()  # (a token is progress for the node's idle limit)
                 self.stream.send(chunk.message, meta, once=False)
 
         def on_llm_end(self, response: Any, *, run_id: Any, **kwargs: Any) -> None:
