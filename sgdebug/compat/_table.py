@@ -69,6 +69,7 @@ def _take(source: str, *names: str) -> tuple[Export, ...]:
 
 _RT: Final = "sgdebug.runtime"
 _CHANNELS: Final = "sgdebug.runtime.channels"
+_CACHE: Final = "sgdebug.runtime.cache"
 _TYPES_UPSTREAM: Final = (
     "All", "Checkpointer", "StreamMode", "StreamWriter", "StreamPart", "ValuesStreamPart",
     "UpdatesStreamPart", "MessagesStreamPart", "CustomStreamPart", "CheckpointStreamPart",
@@ -89,6 +90,14 @@ _CHANNELS_UPSTREAM: Final = (
     "EphemeralValue", "BinaryOperatorAggregate", "DeltaChannel", "NamedBarrierValue",
     "NamedBarrierValueAfterFinish", "Topic",
 )  # fmt: skip
+_STORE: Final = "sgdebug.runtime.store"
+_STORE_SERVED: Final = (
+    "BaseStore", "Item", "SearchItem", "Op", "PutOp", "GetOp", "SearchOp", "ListNamespacesOp",
+    "MatchCondition", "NamespacePath", "NamespaceMatchType", "validate_op_namespace",
+    "InvalidNamespaceError", "IndexConfig", "TTLConfig", "NotProvided", "NOT_PROVIDED", "Result",
+    "ensure_embeddings", "tokenize_path",
+)  # fmt: skip
+_STORE_UPSTREAM: Final = (*_STORE_SERVED, "get_text_at_path", "Embeddings")
 _CHANNEL_CLASSES: Final = (
     "BaseChannel", "LastValue", "LastValueAfterFinish", "UntrackedValue", "EphemeralValue",
     "BinaryOperatorAggregate", "NamedBarrierValue", "Topic",
@@ -125,6 +134,7 @@ _MODULES: Final = (
         _take(_RT, "Send", "Command", "Overwrite", "interrupt", "Interrupt", "StateSnapshot")
         + _take(_RT, "PregelTask", "StreamWriter")
         + _take("sgdebug.runtime.types", "StateUpdate", "RetryPolicy", "TimeoutPolicy")
+        + _take(_CACHE, "CachePolicy")
         + _take("sgdebug.runtime._stream_out", "GraphOutput"),
         _TYPES_UPSTREAM,
     ),
@@ -167,6 +177,16 @@ _MODULES: Final = (
         ("IsLastStep", "RemainingSteps"),
         package=True,
     ),
+    AliasModule("langgraph.cache", (), (), package=True),
+    AliasModule(
+        "langgraph.cache.base",
+        _take(_CACHE, "BaseCache", "FullKey", "Namespace"),
+        ("BaseCache", "FullKey", "Namespace"),
+        package=True,
+    ),
+    AliasModule(
+        "langgraph.cache.memory", _take(_CACHE, "InMemoryCache"), ("InMemoryCache",), package=True
+    ),
     AliasModule("langgraph.checkpoint", (), (), package=True),
     AliasModule(
         "langgraph.checkpoint.memory",
@@ -179,8 +199,18 @@ _MODULES: Final = (
     ),
     AliasModule(
         "langgraph.config",
-        _take(_RT, "get_config", "get_stream_writer"),
+        _take(_RT, "get_config", "get_store", "get_stream_writer"),
         ("get_config", "get_store", "get_stream_writer"),
+    ),
+    AliasModule("langgraph.store", (), (), package=True),
+    AliasModule(
+        "langgraph.store.base",
+        (*_take(_STORE, *_STORE_SERVED), Export("get_text_at_path", _STORE, "texts_at")),
+        _STORE_UPSTREAM,
+        package=True,
+    ),
+    AliasModule(
+        "langgraph.store.memory", _take(_STORE, "InMemoryStore"), ("InMemoryStore",), package=True
     ),
     AliasModule(
         "langgraph.runtime",

@@ -271,7 +271,7 @@ class SessionCore:
             info = self.stop.error if self.stop is not None else None
             return info.exception if info is not None else None
 
-        return {
+        names: dict[str, Provider] = {
             "state": state,
             "snapshot": engine.snapshot,
             "tasks": engine.tasks,
@@ -279,6 +279,9 @@ class SessionCore:
             "interrupts": lambda: self.interrupts,
             "error": error,
         }
+        if getattr(engine.graph, "store", None) is not None:  # (else a channel may be "store")
+            names["store"] = lambda: engine.graph.store
+        return names
 
     def evaluate(
         self,

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from sgdebug.debugger.breakpoints import EXCEPTION_BREAKPOINT, Breakpoint, BreakpointTable
-from sgdebug.debugger.evaluation import ExpressionError
+from sgdebug.debugger.evaluation import ExpressionError, safe_deepcopy
 from sgdebug.debugger.events import (
     BreakpointsChanged,
     Errored,
@@ -27,6 +27,7 @@ from sgdebug.debugger.events import (
     TaskRan,
 )
 from sgdebug.debugger.results import ErrorInfo, Hit, Stop, StopKind, TaskInfo
+from sgdebug.debugger.subgraph_watch import InnerStop
 from sgdebug.runtime import CommitRecord
 
 __all__ = ["ConditionCheck", "Driver", "Goal"]
@@ -129,14 +130,26 @@ class Driver:
         self.bus.emit(Stepped(record, checkpoint_id))
         self.pending.extend(self._after_hits(record))
 
-    def stopped_inside(
-        self, step: int, found: Sequence[tuple[Breakpoint, tuple[str, ...]]]
-    ) -> None:
-        """The engine stopped the run inside a subgraph, at the breakpoints ``found`` on its
-        nodes (with the node paths each matched): report them as this verb's stop."""
-        hits = tuple(replace(Hit(self._record(bp)), nodes=nodes) for bp, nodes in found)
+    def stopped_inside(self, step: int, inner: InnerStop) -> bool:
+        """The engine stopped the run inside a subgraph at ``inner``: report the path
+        breakpoints and watches that fire there (conditions evaluated in the subgraph's
+        frame) as this verb's stop; ``False`` when none fires and nothing else keeps the
+        stop, for the engine to re-enter past it."""
+        frame = {"state": safe_deepcopy(inner.values), "snapshot": inner.snapshot}
+        hits = []
+        for bp, nodes in inner.nodes:
+            hit = self._fire(bp, frame)
+            if hit is not None:
+                hits.append(replace(hit, nodes=nodes))
+        for bp, old, new in inner.changes:
+            hit = self._fire(bp, {**frame, "old": old, "new": new})
+            if hit is not None:
+                hits.append(replace(hit, old=old, new=new))
+        if not hits and not inner.compiled:
+            return False
         self.pending = []
-        self.stop = Stop("breakpoint", step, hits=hits)
+        self.stop = Stop("breakpoint", step, hits=tuple(hits))
+        return True
 
     def errored(self, error: ErrorInfo) -> bool:
         if not self.table.catches_exceptions:

@@ -19,6 +19,7 @@ from sgdebug.debugger.history import SnapshotError, resolve
 from sgdebug.debugger.render import describe_stop
 from sgdebug.debugger.results import ErrorInfo, Outcome, SessionStatus, Stop, StopKind, TaskInfo
 from sgdebug.debugger.runinfo import error_info
+from sgdebug.debugger.subgraph_watch import standing_stop
 from sgdebug.debugger.subgraphs import node_refusal
 from sgdebug.inspect.preview import preview
 from sgdebug.runtime import Command
@@ -307,12 +308,12 @@ class MotionVerbs:
         branch = self.branch_note()
         notes = (
             *((branch,) if branch else ()),
-            *(_describe_inner(t) for t in self.core.driver.inner),
             *(_describe_subgraph(t) for t in self.core.engine.tasks() if t.subgraph),
             *(_describe_mutation(m) for m in self.core.engine.collect_mutations()),
         )
+        ran = tuple(_describe_inner(t) for t in self.core.driver.inner)
         outcome = Outcome(
-            command, True, new_status, describe_stop(stop), stop, None, commits, notes
+            command, True, new_status, describe_stop(stop), stop, None, commits, notes, ran=ran
         )
         return self.core.publish(outcome)
 
@@ -374,12 +375,17 @@ class MotionVerbs:
         elif not tasks:
             status = "done"
         kind: StopKind = "goto"
+        hits = standing_stop(self.core) if status == "paused" and latest else None
+        if hits is not None:  # (stopped inside a subgraph at a breakpoint there)
+            kind = "breakpoint"
         committed = self.core.committed  # its diff is of the snapshot it made, not of others
         here = committed is not None and committed[1] == engine.checkpoint_id
         self.core.last_commit = committed[0] if committed is not None and here else None
         self.core.status = status
         self.core.retry_step = step if status == "error" else None
-        self.core.stop = Stop(kind, step, error=error, interrupts=self.core.interrupts)
+        self.core.stop = Stop(
+            kind, step, hits=hits or (), error=error, interrupts=self.core.interrupts
+        )
         # The history lists a snapshot under the step that recorded it; the run goes on with
         # the next one.
         before = f" before step {step}" if status == "paused" else ""
@@ -391,6 +397,8 @@ class MotionVerbs:
             message += " Stepping or editing from here starts a new branch."
         if error is not None and error.phase != "task":
             message += "\n" + describe_stop(replace(self.core.stop, kind="exception"))
+        if hits is not None:
+            message += "\n" + describe_stop(self.core.stop)
         return self.core.publish(Outcome(command, True, status, message, self.core.stop))
 
 

@@ -22,7 +22,7 @@ from sgdebug.debugger.results import (
     NodeMark,
     Outcome,
 )
-from sgdebug.debugger.subgraphs import break_refusal, channel_refusal
+from sgdebug.debugger.subgraphs import break_refusal, channel_refusal, is_path
 from sgdebug.inspect import snapshot_diff
 from sgdebug.runtime import START, StateSnapshot
 
@@ -183,7 +183,7 @@ class QueryVerbs:
                 return self.core.refuse(command, reason)
             if problem := break_refusal(self.core, node, condition):
                 return self.core.refuse(command, problem)
-            if reason := self._bad_condition(condition):
+            if not is_path(node) and (reason := self._bad_condition(condition)):
                 return self.core.refuse(command, reason)
             bp = self.core.table.add(when, node, condition, temporary=temporary)
             return self._changed(command, bp, f"Breakpoint {bp.number}: {bp.describe()}")
@@ -199,9 +199,10 @@ class QueryVerbs:
         with self.core.lock:
             if reason := self.core.why_not("watch"):
                 return self.core.refuse("watch", reason)
-            if problem := channel_refusal(self.core, channel):
+            if problem := channel_refusal(self.core, channel, condition):
                 return self.core.refuse("watch", problem)
-            if reason := self._bad_condition(condition, ("old", "new")):
+            extra = ("old", "new")  # (a subgraph's channel: its frame's names, checked above)
+            if not is_path(channel) and (reason := self._bad_condition(condition, extra)):
                 return self.core.refuse("watch", reason)
             bp = self.core.table.add("watch", channel, condition)
             return self._changed("watch", bp, f"Watchpoint {bp.number}: {bp.describe()}")

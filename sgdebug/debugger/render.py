@@ -160,6 +160,8 @@ def describe_stop(stop: Stop) -> str:
     hits = "; ".join(describe_hit(h) for h in stop.hits)
     if kind == "done":
         return f"The run finished. {hits}." if hits else "The run finished."
+    if kind == "breakpoint" and not hits:  # (inside a subgraph compiled with it)
+        return f"Stopped before step {stop.step} at a breakpoint a subgraph was compiled with."
     if kind == "breakpoint":
         return f"Stopped before step {stop.step} at {hits}."
     text = {
@@ -289,4 +291,4 @@ def format_outcome(outcome: Outcome) -> str:
         if error is not None and error.traceback:
             parts.append(error.traceback.rstrip())
     parts.extend(outcome.notes)
-    return "\n".join(parts)
+    return "\n".join((*outcome.ran, *parts))

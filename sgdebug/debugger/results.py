@@ -338,3 +338,7 @@ class Outcome:
     whole: bool = False
     """The user asked for all of the value (``print --all``, ``state --all``): front ends
     print it whole, not the bounded outline they print of a large value."""
+    ran: tuple[str, ...] = ()
+    """What ran during the verb that its message does not tell (each task that finished
+    inside a subgraph: ``in subgraph research: gather wrote notes``), in the order it ran:
+    front ends print these lines before the message, so the log reads in order."""

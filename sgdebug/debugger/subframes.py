@@ -32,6 +32,7 @@ __all__ = [
     "SubgraphHistory",
     "SubgraphStep",
     "read_subgraph_steps",
+    "subgraph_of",
     "subgraph_lines",
     "breadcrumb",
     "frame_chain",
@@ -66,13 +67,13 @@ def frame_chain(root: Any, tasks: Sequence[TaskInfo]) -> tuple[SubgraphFrame, ..
     task = next((t for t in tasks if isinstance(t.subgraph, StateSnapshot)), None)
     if task is None or task.subgraph is None:
         return ()
-    chain = [SubgraphFrame((task.name,), task.subgraph, _subgraph_of(root, task.name))]
+    chain = [SubgraphFrame((task.name,), task.subgraph, subgraph_of(root, task.name))]
     while True:
         here = chain[-1]
         inner = next((t for t in here.snapshot.tasks if isinstance(t.state, StateSnapshot)), None)
         if inner is None or not _started(inner.state):
             return tuple(chain)
-        graph = _subgraph_of(here.graph, inner.name)
+        graph = subgraph_of(here.graph, inner.name)
         chain.append(SubgraphFrame((*here.path, inner.name), inner.state, graph))
 
 
@@ -86,7 +87,8 @@ def _started(snap: Any) -> bool:
     return bool(configurable.get("checkpoint_id"))
 
 
-def _subgraph_of(graph: Any, node: str) -> Any:
+def subgraph_of(graph: Any, node: str) -> Any:
+    """The compiled graph node ``node`` of ``graph`` runs (``None``: not a subgraph)."""
     builder = getattr(graph, "builder", None)
     spec = getattr(builder, "nodes", {}).get(node) if builder is not None else None
     if spec is None:

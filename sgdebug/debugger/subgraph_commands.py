@@ -49,9 +49,9 @@ FRAME_COMMANDS: tuple[CommandSpec, ...] = (
         needs="nothing",
         summary="List the nodes of the subgraph a node runs (as paths break and watch take).",
         help="`open NODE` lists the nodes of the subgraph NODE runs, as paths "
-        "(research/summarize) that break, until and watch take. In the TUI the `o` key "
-        "draws the selected subgraph node open in the graph, its inner nodes in place, "
-        "and on an inner node closes it again.",
+        "(research/summarize) that break, until and watch take. In the TUI it also draws "
+        "NODE open in the graph, its inner nodes in place, as the `o` key does for the "
+        "selected subgraph node (`o` on an inner node closes it again).",
         run=_open,
         args=(Arg("node", "node"),),
         key="o",

@@ -1,11 +1,12 @@
 """Subgraphs in the session: node paths (``research/summarize``) where a node name goes.
 
 A verb that takes a node (``break``, ``tbreak``, ``until``) or a channel (``watch``) takes a
-path into a subgraph too. :func:`node_refusal` checks one against the graph's topology (an
-unknown path names what exists) and against the engine: stopping inside a subgraph is the
-``subgraph`` feature of :class:`~sgdebug.debugger.results.Capabilities`, and an engine
-without it refuses the path with its reason instead of taking a breakpoint that would never
-fire.
+path into a subgraph too (conditions on those read the subgraph's frame:
+:mod:`~sgdebug.debugger.subgraph_watch`). :func:`node_refusal` checks one against the
+graph's topology (an unknown path names what exists) and against the engine: stopping
+inside a subgraph is the ``subgraph`` feature of
+:class:`~sgdebug.debugger.results.Capabilities`, and an engine without it refuses the path
+with its reason instead of taking a breakpoint that would never fire.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from sgdebug.debugger.breakpoints import ANY_NODE
+from sgdebug.debugger.subgraph_watch import condition_refusal, frame_channels
 from sgdebug.inspect.node_paths import PATH_SEP, check_path, join_path, split_path, subgraph_at
 
 if TYPE_CHECKING:
@@ -34,19 +36,18 @@ __all__ = [
 
 SUBGRAPH: Final = "subgraph"
 """The capability of stopping inside a subgraph at breakpoints before/after its nodes
-(``break``/``tbreak`` on a node path); an engine without it has none of :data:`SUBGRAPH_STEP`
-either."""
+(``break``/``tbreak`` on a node path, with a condition on its frame) and at watches on its
+channels; an engine without it has none of :data:`SUBGRAPH_STEP` either."""
 SUBGRAPH_STEP: Final = "subgraph-step"
-"""The capability of ``until`` a subgraph's node, ``step`` into it and watches on its
-channels."""
+"""The capability of ``until`` a subgraph's node and ``step`` into it."""
 LANGGRAPH_SUBGRAPH: Final = (
     "LangGraph runs a subgraph inside one task of the parent's superstep and stops in it only "
     "at an interrupt() there (then the tasks pane shows the subgraph's state)"
 )
 NATIVE_SUBGRAPH: Final = (
-    "the debugger stops inside a subgraph only at an interrupt() or a breakpoint on one of "
-    "its nodes (then the panes show its frame); until, step and watches inside a subgraph "
-    "are not built yet"
+    "the debugger stops inside a subgraph only at an interrupt(), a breakpoint on one of "
+    "its nodes or a watch on one of its channels (then the panes show its frame); until and "
+    "step inside a subgraph are not built yet"
 )
 
 
@@ -70,28 +71,39 @@ def node_refusal(core: SessionCore, node: str, *, breakpoint: bool = False) -> s
 
 
 def break_refusal(core: SessionCore, node: str, condition: str | None) -> str | None:
-    """Why ``break``/``tbreak`` cannot take ``node`` (with ``condition``; ``None``: it can)."""
+    """Why ``break``/``tbreak`` cannot take ``node`` (with ``condition``; ``None``: it can).
+    A condition on a node path reads the subgraph's frame, so its names are checked against
+    that subgraph's channels (a root node's condition is checked by the caller)."""
     if problem := node_refusal(core, node, breakpoint=True):
         return problem
     if condition and is_path(node):
-        return f"a condition on a subgraph's node ({node!r}) is not built yet: break without one"
+        return condition_refusal(core, split_path(node)[:-1], condition)
     return None
 
 
-def channel_refusal(core: SessionCore, channel: str) -> str | None:
-    """Why ``channel`` (a state key, or ``SUBGRAPH/key``) cannot be watched (``None``: it can)."""
+def channel_refusal(core: SessionCore, channel: str, condition: str | None = None) -> str | None:
+    """Why ``channel`` (a state key, or ``SUBGRAPH/key``) cannot be watched, with
+    ``condition`` (``None``: it can). A subgraph's channel's condition reads that frame
+    (with ``old``/``new``); a root channel's is checked by the caller."""
     if not is_path(channel):
         if channel in core.channel_names:
             return None
         keys = ", ".join(core.channel_names)
         return f"no channel named {channel!r} (channels: {keys})"
-    *frame, _key = split_path(channel)
+    *frame, key = split_path(channel)
     where = PATH_SEP.join(frame)
     if problem := check_path(core.topology, where):
         return problem
     if subgraph_at(core.topology, frame) is None:
         return f"{where!r} runs no subgraph, so {channel!r} names no channel"
-    return _engine_refusal(core, channel, (SUBGRAPH_STEP,))
+    if problem := _engine_refusal(core, channel, ()):
+        return problem
+    channels = frame_channels(core.engine.graph, frame)
+    if channels is not None and key not in channels:
+        return f"no channel named {key!r} in {where} (its channels: {', '.join(channels)})"
+    if condition:
+        return condition_refusal(core, frame, condition, ("old", "new"))
+    return None
 
 
 def _engine_refusal(core: SessionCore, name: str, more: tuple[str, ...]) -> str | None:

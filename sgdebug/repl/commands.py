@@ -99,10 +99,10 @@ def repl_help(*, nested: bool = False) -> str:
     """What the REPL adds to the command language (``nested``: opened from the TUI)."""
     return (
         "Python: any line that is not a command runs as Python with state, snapshot, tasks,\n"
-        "  graph, interrupts, error, session, the channels by name and the graph module's\n"
-        "  globals; `!` forces Python (`!c = 1`). Assigning to state[KEY] (or changing a\n"
-        "  value in it) edits the run, as `set` does. Blocks (`for`, `def`, ...) end with\n"
-        "  an empty line.\n"
+        "  graph, store (the graph's compile(store=), if any), interrupts, error, session,\n"
+        "  the channels by name and the graph module's globals; `!` forces Python\n"
+        "  (`!c = 1`). Assigning to state[KEY] (or changing a value in it) edits the run,\n"
+        "  as `set` does. Blocks (`for`, `def`, ...) end with an empty line.\n"
         "Keys: Tab completes, Ctrl+R searches the history, Ctrl+C pauses a running\n"
         f"  command at the next superstep (twice: interrupts the node), {leave_keys(nested)}."
     )

@@ -128,7 +128,7 @@ class PythonRunner:
         import builtins
 
         found = set(dir(builtins)) | set(self.session.evaluator.module_globals)
-        found |= set(self.variables) | SESSION_NAMES
+        found |= set(self.variables) | SESSION_NAMES | set(self.session.providers())
         found |= {"Overwrite", "Send", "Command", "START", "END"}
         return sorted(n for n in found if not n.startswith("__"))
 

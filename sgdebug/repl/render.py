@@ -88,6 +88,8 @@ class Printer:
             self.error(outcome.message)
             self._notes(outcome.notes)
             return
+        for line in outcome.ran:  # what ran, then how the verb ended
+            self.plain(line, "dim")
         body = self._body(outcome)
         if outcome.message and outcome.command != "show":  # ``show`` titles its snapshot
             kind = outcome.stop.kind if outcome.stop is not None else ""

@@ -12,7 +12,13 @@ from sgdebug.runtime._constants import END, START
 from sgdebug.runtime._control import RunControl
 from sgdebug.runtime._server_info import ServerInfo
 from sgdebug.runtime._state_graph import StateGraph
-from sgdebug.runtime.engine._context import Runtime, get_config, get_stream_writer, interrupt
+from sgdebug.runtime.engine._context import (
+    Runtime,
+    get_config,
+    get_store,
+    get_stream_writer,
+    interrupt,
+)
 from sgdebug.runtime.engine._hooks import BaseHook, PauseHook
 from sgdebug.runtime.engine._records import ChannelChange, CommitRecord, TaskWrite
 from sgdebug.runtime.engine._run import Run, Task
@@ -65,6 +71,7 @@ __all__ = [
     "add_messages",
     "commit_failure",
     "get_config",
+    "get_store",
     "get_stream_writer",
     "inspect_state",
     "interrupt",

@@ -12,6 +12,7 @@ from sgdebug.runtime import _compiled_state as _state
 from sgdebug.runtime import _schema_json as _json
 from sgdebug.runtime import _stream_out as _out
 from sgdebug.runtime import _subgraph_runs as _subruns
+from sgdebug.runtime._attributes import check_assignment
 from sgdebug.runtime._constants import (
     DEFAULT_RECURSION_LIMIT,
     INTERRUPT,
@@ -58,6 +59,8 @@ class Builder(Blueprint, Protocol):
         interrupt_before: Sequence[str] | Literal["*"] | None = None,
         interrupt_after: Sequence[str] | Literal["*"] | None = None,
         name: str | None = None,
+        store: Any = None,
+        cache: Any = None,
     ) -> CompiledStateGraph:
         """A compiled graph of this builder."""
         ...
@@ -76,6 +79,13 @@ class CompiledStateGraph(GraphPlan):
 
     def __init__(self, builder: Builder, options: CompileOptions) -> None:
         super().__init__(builder, options)
+        self.__dict__["_sealed"] = True
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Only LangGraph's settings sgdebug honours (see ``_attributes``) once compiled."""
+        if "_sealed" in self.__dict__:
+            check_assignment(self, name, value)
+        super().__setattr__(name, value)
 
     # -- public API ------------------------------------------------------------------------
 
@@ -111,6 +121,7 @@ class CompiledStateGraph(GraphPlan):
                 after if isinstance(after, str) else tuple(after),
                 _watch(request.watch), request.durability, parent,
                 request.control or inherited_control(parent), inner,
+                self.store if parent is None else parent.run.store,
             ),
         )  # fmt: skip
         where = _subruns.storage(self, parent, config)
@@ -245,12 +256,13 @@ class CompiledStateGraph(GraphPlan):
                 interrupt_after=interrupt_after, durability=durability, control=control,
                 subgraphs=subgraphs, version=version, **deprecated,
             )  # fmt: skip
-        if print_mode or version != "v1" or deprecated.get("debug"):
+        debug = deprecated.get("debug")
+        if print_mode or version != "v1" or (self.debug if debug is None else debug):
             stream = partial(
                 self.stream, input, config, context=context, print_mode=print_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after, durability=durability,
-                debug=deprecated.get("debug"), subgraphs=subgraphs, control=control,
+                debug=debug, subgraphs=subgraphs, control=control,
             )  # fmt: skip
             return _out.invoke_streamed(stream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys
@@ -353,12 +365,13 @@ class CompiledStateGraph(GraphPlan):
                 interrupt_after=interrupt_after, durability=durability, control=control,
                 subgraphs=subgraphs, version=version, **deprecated,
             )  # fmt: skip
-        if print_mode or version != "v1" or deprecated.get("debug"):
+        debug = deprecated.get("debug")
+        if print_mode or version != "v1" or (self.debug if debug is None else debug):
             astream = partial(
                 self.astream, input, config, context=context, print_mode=print_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after, durability=durability,
-                debug=deprecated.get("debug"), subgraphs=subgraphs, control=control,
+                debug=debug, subgraphs=subgraphs, control=control,
             )  # fmt: skip
             return await _out.ainvoke_streamed(astream, stream_mode, version)
         keys = self.output_keys if output_keys is None else output_keys

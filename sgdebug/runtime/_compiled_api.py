@@ -138,14 +138,27 @@ NO_CACHE = "No cache is set for this graph. Cannot clear cache."
 
 
 def clear_cache(graph: CompiledStateGraph, nodes: Sequence[str] | None = None) -> None:
-    """Clear the node cache: sgdebug's runtime has none (``compile(cache=)`` is not
-    supported yet), so this raises the ``ValueError`` LangGraph raises without a cache."""
-    raise ValueError(NO_CACHE)
+    """Forget the cached results of ``nodes`` (every node when ``None`` or empty; names
+    the graph lacks are skipped); without ``compile(cache=)``, LangGraph's ``ValueError``."""
+    if graph.cache is None:
+        raise ValueError(NO_CACHE)
+    graph.cache.clear(_cache_namespaces(graph, nodes))
 
 
 async def aclear_cache(graph: CompiledStateGraph, nodes: Sequence[str] | None = None) -> None:
     """Async :func:`clear_cache`."""
-    raise ValueError(NO_CACHE)
+    if graph.cache is None:
+        raise ValueError(NO_CACHE)
+    await graph.cache.aclear(_cache_namespaces(graph, nodes))
+
+
+def _cache_namespaces(graph: CompiledStateGraph, nodes: Sequence[str] | None) -> list[Any]:
+    """The cache namespaces of ``nodes``' results (as LangGraph names them, whether or not
+    the node has a cache policy)."""
+    from sgdebug.runtime.cache._policy import node_namespace
+
+    specs = graph.builder.nodes
+    return [node_namespace(n, specs[n].action) for n in nodes or specs if n in specs]
 
 
 def channels(graph: CompiledStateGraph) -> dict[str, BaseChannel]:

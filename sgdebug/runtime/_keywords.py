@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Interrupts",
     "RunRequest",
+    "check_checkpointer",
     "check_durability",
     "refuse_deprecated",
     "refuse_run_keywords",
@@ -110,3 +111,17 @@ def refuse_run_keywords(
         )
     others = {k: v for k, v in deprecated.items() if k != "debug"}
     refuse_deprecated(call, others, {"checkpoint_during": "durability"})
+
+
+def check_checkpointer(checkpointer: Any) -> None:
+    """LangGraph's check: a saver, or ``True``/``False``/``None`` (subgraph inheritance)."""
+    if checkpointer is None or checkpointer is True or checkpointer is False:
+        return
+    from sgdebug.runtime.checkpoint.base import BaseCheckpointSaver
+
+    if not isinstance(checkpointer, BaseCheckpointSaver):
+        raise TypeError(
+            "Invalid checkpointer provided. Expected an instance of `BaseCheckpointSaver`, "
+            f"`True`, `False`, or `None`. Received {type(checkpointer).__name__}. Pass a "
+            "proper saver (e.g., InMemorySaver, AsyncPostgresSaver)."
+        )

@@ -12,8 +12,9 @@ from types import GenericAlias
 from typing import TYPE_CHECKING, Any, Literal, Self, get_args, get_origin, get_type_hints
 
 from sgdebug.runtime._constants import END, RESERVED_CHARS, START
-from sgdebug.runtime._keywords import refuse_deprecated, refuse_unsupported
+from sgdebug.runtime._keywords import check_checkpointer, refuse_deprecated, refuse_unsupported
 from sgdebug.runtime._policies import TimeoutPolicy, retry_policies
+from sgdebug.runtime.cache._policy import checked_policy
 from sgdebug.runtime.channels import BaseChannel, LastValue
 from sgdebug.runtime.graph._policy import DEFAULT_ERROR_HANDLER, error_handler_name
 from sgdebug.runtime.graph._schema import Field, fields_of, has_fields, same_field
@@ -120,11 +121,11 @@ class StateGraph:
         """Policies for every node that sets none of its own, applied at ``compile()``.
 
         ``retry_policy`` and ``timeout`` apply to every node, error handlers included;
-        ``error_handler`` becomes the handler of every regular node without one. Chainable;
-        ``cache_policy`` is not supported yet (``NotImplementedError``).
+        ``error_handler`` and ``cache_policy`` to every regular node without one. Chainable.
         """
-        refuse_unsupported("set_node_defaults", {"cache_policy": cache_policy})
         defaults = self.node_defaults
+        if cache_policy is not None:
+            defaults.cache_policy = checked_policy(cache_policy, "set_node_defaults")
         if retry_policy is not None:
             defaults.retry = retry_policies(retry_policy, "set_node_defaults")
         if error_handler is not None:
@@ -153,7 +154,8 @@ class StateGraph:
         a function, a compiled graph or a LangChain Runnable."""
         if "input" in deprecated:
             input_schema = input_schema or deprecated.pop("input")
-        refuse_unsupported("add_node", {"cache_policy": cache_policy, "trace_policy": trace_policy})
+        refuse_unsupported("add_node", {"trace_policy": trace_policy})
+        cache = checked_policy(cache_policy, "add_node")
         refuse_deprecated("add_node", deprecated, {"retry": "retry_policy"})
         if not isinstance(node, str):
             action, node = node, _callable_name(node)
@@ -180,6 +182,7 @@ class StateGraph:
             handler = self._add_error_handler(node, error_handler, schema)
             policy = replace(policy, error_handler=handler)
         spec = NodeSpec(node, action, schema, metadata, defer, destinations, policy)
+        spec.cache_policy = cache
         self.nodes[node] = spec
         return self
 
@@ -203,11 +206,13 @@ class StateGraph:
             self.edges.add((start_key, end_key))
             return self
         for start in start_key:
+            if start == END:
+                raise ValueError("END cannot be a start node")
             if start not in self.nodes:
                 raise ValueError(f"Need to add_node `{start}` first")
-        if end_key == END:
-            raise ValueError("END cannot be an end node")
-        if end_key not in self.nodes:
+        if end_key == START:
+            raise ValueError("START cannot be an end node")
+        if end_key != END and end_key not in self.nodes:
             raise ValueError(f"Need to add_node `{end_key}` first")
         self.waiting_edges.add((tuple(start_key), end_key))
         return self
@@ -321,12 +326,13 @@ class StateGraph:
         """Check the graph and return a runnable compiled graph."""
         refuse_unsupported(
             "compile",
-            {"cache": cache, "store": store, "debug": debug, "transformers": transformers},
+            {"transformers": transformers},
         )
+        _check_cache(cache)
         from sgdebug.runtime._compiled import CompiledStateGraph
         from sgdebug.runtime.graph._plan import CompileOptions
 
-        _check_checkpointer(checkpointer)
+        check_checkpointer(checkpointer)
 
         before = interrupt_before or ()
         after = interrupt_after or ()
@@ -339,15 +345,19 @@ class StateGraph:
         self._add_default_error_handler()
         self.validate(interrupt=checked)
         self.compiled = True
-        return CompiledStateGraph(
+        graph = CompiledStateGraph(
             self,
             CompileOptions(
                 checkpointer=checkpointer,
                 interrupt_before="*" if before == "*" else tuple(before),
                 interrupt_after="*" if after == "*" else tuple(after),
                 name=name or "LangGraph",
+                cache=cache,
+                store=store,
             ),
         )
+        graph.debug = debug
+        return graph
 
     def _add_default_error_handler(self) -> None:
         """``set_node_defaults(error_handler=...)``'s node, added once at compile time."""
@@ -365,17 +375,15 @@ class StateGraph:
         )
 
 
-def _check_checkpointer(checkpointer: Any) -> None:
-    """LangGraph's check: a saver, or ``True``/``False``/``None`` (subgraph inheritance)."""
-    if checkpointer is None or checkpointer is True or checkpointer is False:
+def _check_cache(cache: Any) -> None:
+    """``compile(cache=)`` takes a cache: an object with LangGraph's ``BaseCache`` methods."""
+    if cache is None:
         return
-    from sgdebug.runtime.checkpoint.base import BaseCheckpointSaver
-
-    if not isinstance(checkpointer, BaseCheckpointSaver):
+    methods = ("get", "aget", "set", "aset", "clear", "aclear")
+    if not all(callable(getattr(cache, m, None)) for m in methods):
         raise TypeError(
-            "Invalid checkpointer provided. Expected an instance of `BaseCheckpointSaver`, "
-            f"`True`, `False`, or `None`. Received {type(checkpointer).__name__}. Pass a "
-            "proper saver (e.g., InMemorySaver, AsyncPostgresSaver)."
+            "compile(cache=...) takes a BaseCache (such as InMemoryCache), got "
+            f"{type(cache).__name__}"
         )
 
 

@@ -156,6 +156,8 @@ def shape_of(
 ) -> StreamShape:
     """The shape of a ``stream`` call's chunks (``stream_mode=None``: ``"updates"``)."""
     streamed = _modes(stream_mode) or ("updates",)
+    if debug is None:
+        debug = graph.debug
     printed = ("updates", "values") if debug else _modes(print_mode)
     multi = not (stream_mode is None or isinstance(stream_mode, str))
     shape = StreamShape(streamed, printed, multi, version, subgraphs)

@@ -9,7 +9,8 @@ summary that ``write`` turns into the report.
 Things to look at in the debugger: the graph view draws ``research`` as a subgraph (``o``
 on it draws its nodes in place); ``break``, ``until`` and completion take node paths such
 as ``research/summarize`` (the native engine stops at ``break before research/summarize``
-in the subgraph's frame; the rest is refused with the engine's reason). ``continue``
+in the subgraph's frame, with a condition on its channels too, and at ``watch research/notes``;
+the rest is refused with the engine's reason). ``continue``
 stops at the question inside the subgraph: the panes show the subgraph's frame under a
 breadcrumb (parent, then research), ``up``/``down`` (``<``/``>``) move between the frames,
 ``set notes = [...]`` edits the subgraph's own state, the history lists the subgraph's

@@ -170,7 +170,7 @@ class ActionsMixin(_Base):
             self.request_quit()
         elif item.pane is not None:
             self.focus_pane(item.pane)
-        elif name == "open":  # the key draws the subgraph open (the command lists it)
+        elif name == "open":  # the key toggles the selected one (`:open NODE` opens NODE)
             self.query_one(GraphPane).action_toggle_subgraph()
         elif binding_id in ("break", "break_after"):
             self._toggle_break("after" if binding_id == "break_after" else "before")

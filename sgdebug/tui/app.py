@@ -39,6 +39,7 @@ from sgdebug.debugger import (
 )
 from sgdebug.debugger.commands import spec_of
 from sgdebug.debugger.frame import Frame, FrameBuilder, NodeStatus, with_running
+from sgdebug.inspect.node_paths import PATH_SEP
 from sgdebug.inspect.topology import topology
 from sgdebug.tui.actions import TUI_ANSWERS, ActionsMixin
 from sgdebug.tui.details import task_details
@@ -296,8 +297,10 @@ class DebuggerApp(ActionsMixin, App[int]):
         for outcome in message.outcomes:
             if outcome.command == "help" and outcome.ok and isinstance(outcome.value, str):
                 self.show_help(outcome.value)
-            else:
-                log.write_outcome(outcome)
+                continue
+            log.write_outcome(outcome)
+            if outcome.command == "open" and outcome.ok and outcome.value:  # drawn as `o` does
+                self.query_one(GraphPane).open_path(outcome.value[0].rpartition(PATH_SEP)[0])
         if message.frame is not None:
             self.show_frame(message.frame)
         if any(o.command == "quit" and o.ok for o in message.outcomes):

@@ -41,7 +41,7 @@ FILES = {
         from langgraph.prebuilt import ToolNode
         """,
     "lg_policy.py": """\
-        from langgraph.types import CachePolicy
+        from langgraph.types import TracePolicy
         from lg_app import builder
         """,
 }
@@ -83,7 +83,7 @@ def test_without_engine_native_the_program_runs_on_langgraph(sgdebug: Sgdebug) -
     ("target", "missing"),
     [
         ("lg_tools:graph", "langgraph.prebuilt"),
-        ("lg_policy:builder", "langgraph.types.CachePolicy"),
+        ("lg_policy:builder", "langgraph.types.TracePolicy"),
     ],
 )
 def test_what_the_alias_lacks_exits_2_with_one_sentence(

@@ -149,6 +149,10 @@ SERVED = [
     ("langgraph.errors", "InvalidUpdateError", "sgdebug.runtime.errors", "InvalidUpdateError"),
     ("langgraph.checkpoint.memory", "InMemorySaver", "sgdebug.runtime.checkpoint", "InMemorySaver"),
     ("langgraph.checkpoint.memory", "MemorySaver", "sgdebug.runtime.checkpoint", "InMemorySaver"),
+    ("langgraph.config", "get_store", "sgdebug.runtime", "get_store"),
+    ("langgraph.store.memory", "InMemoryStore", "sgdebug.runtime.store", "InMemoryStore"),
+    ("langgraph.store.base", "BaseStore", "sgdebug.runtime.store", "BaseStore"),
+    ("langgraph.store.base", "SearchItem", "sgdebug.runtime.store", "SearchItem"),
     ("langgraph.channels.binop", "BinaryOperatorAggregate", "sgdebug.runtime.channels",
      "BinaryOperatorAggregate"),
     ("langgraph.managed", "RemainingSteps", "sgdebug.runtime.managed", "RemainingSteps"),
@@ -193,14 +197,17 @@ def test_every_alias_module_has_all_and_mirrors_langgraph(
 @pytest.mark.parametrize(
     ("statement", "missing"),
     [
-        ("import langgraph.types as t; t.CachePolicy", "langgraph.types.CachePolicy"),
+        ("import langgraph.types as t; t.TracePolicy", "langgraph.types.TracePolicy"),
         ("import langgraph.graph as g; g.MessageGraph", "langgraph.graph.MessageGraph"),
         (
             "from langgraph.types import PregelExecutableTask",
             "langgraph.types.PregelExecutableTask",
         ),
         ("from langgraph.errors import NodeInterrupt", "langgraph.errors.NodeInterrupt"),
-        ("from langgraph.config import get_store", "langgraph.config.get_store"),
+        (
+            "from langgraph.store.base import Embeddings",
+            "langgraph.store.base.Embeddings",
+        ),
         ("from langgraph.channels import AnyValue", "langgraph.channels.AnyValue"),
     ],
 )
@@ -221,7 +228,7 @@ def test_a_name_langgraph_has_and_sgdebug_lacks_is_one_sentence(
     [
         ("langgraph.prebuilt", "langgraph.prebuilt"),
         ("langgraph.func", "langgraph.func"),
-        ("langgraph.store.memory", "langgraph.store"),
+        ("langgraph.store.base.embed", "langgraph.store.base.embed"),
         ("langgraph.pregel", "langgraph.pregel"),
         ("langgraph.checkpoint.sqlite", "langgraph.checkpoint.sqlite"),
         ("langgraph.managed.base", "langgraph.managed.base"),

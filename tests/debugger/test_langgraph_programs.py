@@ -297,13 +297,15 @@ def test_what_ran_inside_a_subgraph_and_where_it_stands_are_in_the_outcome() -> 
 
     stopped = ok(session, "continue")
 
-    assert stopped.notes == (
+    assert stopped.ran == (  # what ran (printed before the message), then where it stands
         "in subgraph review: draft wrote log",
         "in subgraph review: ask called interrupt()",
+    )
+    assert stopped.notes == (
         "subgraph review stands before ask: {'topic': 'launch', 'log': ['prepare', 'draft "
         "launch']}",
     )
-    assert ok(session, "resume 'yes'").notes == ("in subgraph review: ask wrote log",)
+    assert ok(session, "resume 'yes'").ran == ("in subgraph review: ask wrote log",)
 
 
 def nested_graph(failures: list[bool]) -> Any:

@@ -40,10 +40,10 @@ FILES = {
             return 2 * x
         """,
     "lga_prebuilt.py": "from lga_app import graph\nfrom langgraph.prebuilt import ToolNode\n",
-    "lga_name.py": "from langgraph.types import CachePolicy\nfrom lga_app import graph\n",
+    "lga_name.py": "from langgraph.types import TracePolicy\nfrom lga_app import graph\n",
     "lga_factory.py": """\
         def make():
-            from langgraph.types import CachePolicy
+            from langgraph.types import TracePolicy
             from lga_app import builder
             return builder
         """,
@@ -113,8 +113,8 @@ def test_forgetting_keeps_the_standard_library_and_installed_packages(project: P
     ("target", "missing"),
     [
         ("lga_prebuilt:graph", "langgraph.prebuilt"),
-        ("lga_name:graph", "langgraph.types.CachePolicy"),
-        ("lga_factory:make", "langgraph.types.CachePolicy"),
+        ("lga_name:graph", "langgraph.types.TracePolicy"),
+        ("lga_factory:make", "langgraph.types.TracePolicy"),
     ],
 )
 def test_what_the_alias_lacks_is_one_sentence(project: Path, target: str, missing: str) -> None:

@@ -269,3 +269,32 @@ def test_python_in_a_subgraph_frame_reads_and_edits_the_subgraphs_state(engine: 
     assert "notes" not in session.view().values  # the parent's state is untouched
     session.up()
     assert runner.run("'notes' in state").value is False
+
+
+class _Visits(TypedDict):
+    user: str
+    store: int
+
+
+def test_store_names_the_graphs_store_and_else_a_channel_may_use_the_name() -> None:
+    from sgdebug.runtime.store import BaseStore, InMemoryStore
+
+    def greet(state: _Visits, store: BaseStore) -> dict[str, Any]:
+        store.put(("users",), state["user"], {"seen": True})
+        return {}
+
+    kept = InMemoryStore()
+    builder = StateGraph(_Visits).add_node("greet", greet).add_edge(START, "greet")
+    with_store = Session(Target(builder.compile(store=kept)), input={"user": "ann", "store": 0})
+    with_store.restart()
+    with_store.continue_()
+    runner = PythonRunner(with_store)
+    assert runner.run("store is graph.store").value is True
+    assert runner.run("store.get(('users',), 'ann').value").value == {"seen": True}
+    assert "store" in runner.names()
+
+    plain = StateGraph(_Visits).add_node("greet", lambda s: {"store": 7}).add_edge(START, "greet")
+    without = Session(Target(plain.compile()), input={"user": "ann", "store": 0})
+    without.restart()
+    without.continue_()
+    assert PythonRunner(without).run("store").value == 7  # the channel, by its bare name

@@ -158,3 +158,14 @@ def _two_writes(channel: BaseChannel) -> tuple[Any, Any]:
     if isinstance(channel, BinaryOperatorAggregate):
         return [1], [2]
     return 1, 2
+
+
+def test_a_reducer_without_a_signature_is_refused_with_how_to_wrap_it() -> None:
+    from sgdebug.runtime.graph._schema import channel_for
+
+    with pytest.raises(ValueError, match="no signature found for builtin") as caught:
+        channel_for("n", Annotated[int, max])
+    assert any("lambda a, b: max(a, b)" in note for note in caught.value.__notes__)
+    assert isinstance(
+        channel_for("n", Annotated[int, lambda a, b: max(a, b)]), BinaryOperatorAggregate
+    )

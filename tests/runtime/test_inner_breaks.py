@@ -85,3 +85,73 @@ def test_a_deeper_path_reaches_a_subgraph_of_a_subgraph() -> None:
 def test_an_inner_break_names_a_path() -> None:
     with pytest.raises(ValueError, match="node path"):
         InnerBreaks(before=frozenset({"summarize"}))
+
+
+def _resumed(graph: Any, config: dict[str, Any], breaks: InnerBreaks) -> Any:
+    run = graph.start(None, config, inner_breaks=breaks)
+    run.advance()
+    return run
+
+
+def test_a_frames_wildcard_stops_before_each_of_its_supersteps() -> None:
+    graph, config = _nested(), {"configurable": {"thread_id": "t"}}
+    breaks = InnerBreaks(before=frozenset({"research/*"}))
+    run = graph.start(nested.EXAMPLE_INPUT, config, inner_breaks=breaks)
+    assert run.advance() == "interrupted" and run.interrupts == ()
+    assert _inner_state(graph, config).next == ("gather",)  # before its first node
+    assert run.step == 2  # the parent still stands before its step running research
+    again = _resumed(graph, config, breaks)
+    assert again.status == "interrupted" and again.interrupts == ()
+    assert _inner_state(graph, config).next == ("summarize",)
+    asked = _resumed(graph, config, breaks)  # past it: summarize asks its question
+    assert [i.value["question"] for i in asked.interrupts] == [nested.QUESTION]
+
+
+def test_a_frames_wildcard_after_stops_once_each_superstep_committed() -> None:
+    graph, config = _nested(), {"configurable": {"thread_id": "t"}}
+    breaks = InnerBreaks(after=frozenset({"research/*"}))
+    run = graph.start(nested.EXAMPLE_INPUT, config, inner_breaks=breaks)
+    assert run.advance() == "interrupted" and run.interrupts == ()
+    inner = _inner_state(graph, config)
+    assert inner.next == ("summarize",) and len(inner.values["notes"]) == 2
+
+
+def test_a_frames_wildcard_names_no_node_of_the_subgraphs_it_runs() -> None:
+    outer = StateGraph(nested.State)
+    outer.add_node("outer", build().compile())
+    outer.set_entry_point("outer")
+    graph = outer.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    breaks = InnerBreaks(before=frozenset({"outer/*"}))
+    run = graph.start(nested.EXAMPLE_INPUT, config, inner_breaks=breaks)
+    assert run.advance() == "interrupted" and run.interrupts == ()
+    assert _inner_state(graph, config).next == ("plan",)  # outer's first node
+    on = _resumed(graph, config, breaks)
+    assert on.interrupts == () and _inner_state(graph, config).next == ("research",)
+    # research's own nodes (gather) run without a stop: on to summarize's question
+    asked = _resumed(graph, config, breaks)
+    assert [i.value["question"] for i in asked.interrupts] == [nested.QUESTION]
+
+
+def test_a_wildcard_covers_the_nodes_a_subgraph_was_compiled_to_stop_at() -> None:
+    from sgdebug.runtime.engine._inner_breaks import with_inner_breaks
+
+    breaks = InnerBreaks(before=frozenset({"research/*", "research/gather"}))
+    assert with_inner_breaks(breaks, ("research",), ("summarize",), ()) == ("*", ())
+    assert with_inner_breaks(breaks, ("other",), ("x",), "*") == (("x",), "*")
+
+
+def test_a_wildcard_path_stops_after_every_superstep_of_that_frame_only() -> None:
+    graph, config = _nested(), {"configurable": {"thread_id": "t"}}
+    breaks = InnerBreaks(after=frozenset({"research/*"}))
+    stops: list[tuple[int, tuple[str, ...]]] = []
+    run = graph.start(nested.EXAMPLE_INPUT, config, inner_breaks=breaks)
+    while run.advance() == "interrupted" and not run.interrupts:
+        inner = _inner_state(graph, config)
+        stops.append((inner.metadata["step"], inner.next))
+        run = graph.start(None, config, inner_breaks=breaks)
+    # after gather (step 1: summarize next); summarize asks before it can commit
+    assert stops == [(1, ("summarize",))]
+    assert [i.value["question"] for i in run.interrupts] == [nested.QUESTION]
+    assert breaks.nodes_in(("research",)) == ((), ("*",))
+    assert breaks.nodes_in(("research", "deeper")) == ((), ())

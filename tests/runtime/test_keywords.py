@@ -153,7 +153,6 @@ def test_a_refused_keyword_saves_nothing_on_the_thread() -> None:
 @pytest.mark.parametrize(
     ("keyword", "value"),
     [
-        ("cache_policy", object()),
         ("trace_policy", object()),
     ],
 )
@@ -164,12 +163,15 @@ def test_add_node_names_the_policy_it_does_not_support(keyword: str, value: Any)
     assert builder.nodes == {}
 
 
-@pytest.mark.parametrize("keyword", ["cache_policy"])
-def test_set_node_defaults_names_the_policy_it_does_not_support(keyword: str) -> None:
+def test_a_cache_policy_that_is_not_one_is_refused_and_adds_nothing() -> None:
     builder = StateGraph(S)
+    with pytest.raises(TypeError, match=r"^add_node\(cache_policy=\.\.\.\) takes a CachePolicy"):
+        builder.add_node("bump", bump, cache_policy=object(), error_handler=bump)
+    assert builder.nodes == {}
     assert builder.set_node_defaults() is builder
-    with pytest.raises(NotImplementedError, match=rf"^set_node_defaults\({keyword}="):
-        builder.set_node_defaults(**{keyword: bump})
+    with pytest.raises(TypeError, match=r"^set_node_defaults\(cache_policy=\.\.\.\) takes a"):
+        builder.set_node_defaults(cache_policy=bump)
+    assert builder.node_defaults.cache_policy is None
     with pytest.raises(TypeError):
         builder.set_node_defaults(retry=1)  # type: ignore[call-arg]
 
@@ -192,7 +194,7 @@ def test_add_node_takes_the_deprecated_input_spelling_of_input_schema() -> None:
 
 @pytest.mark.parametrize(
     ("keyword", "value"),
-    [("cache", object()), ("store", object()), ("debug", True), ("transformers", [print])],
+    [("transformers", [print])],
 )
 def test_compile_names_what_it_does_not_support(keyword: str, value: Any) -> None:
     builder = StateGraph(S).add_node(bump).add_edge(START, "bump")

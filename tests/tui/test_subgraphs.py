@@ -124,3 +124,19 @@ def test_the_history_shows_the_subgraphs_checkpoints_under_the_step_that_ran_the
         assert lines[at + 4].startswith("#3 step 2 loop  ran research")
 
     drive(sample_session("nested", engine=engine), scenario)
+
+
+def test_open_on_the_command_line_draws_the_subgraph_open_as_o_does() -> None:
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        graph = app.query_one(GraphPane)
+        await select_node(app, pilot, "plan")
+        await enter_command(app, pilot, "open research")
+        names = drawn_names(app)
+        assert "research" not in names and set(INNER) <= set(names)
+        assert graph.opened == {"research"} and graph.selected == INNER[0]
+        await press(app, pilot, "o")  # on its inner node, `o` closes it again
+        assert "research" in drawn_names(app) and graph.selected == "research"
+        await enter_command(app, pilot, "open plan")  # refused, and nothing changes
+        assert "research" in drawn_names(app) and graph.opened == frozenset()
+
+    drive(sample_session("nested"), scenario)

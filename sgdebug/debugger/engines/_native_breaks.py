@@ -6,26 +6,27 @@ enabled ``before``/``after`` breakpoints on node paths to the run
 (:class:`~sgdebug.runtime.engine._inner_breaks.InnerBreaks`), read afresh from the table each
 time (a breakpoint added, disabled or deleted, a ``tbreak`` that fired: the next move sees
 it). The subgraph's run then stops at its checkpoint and the parent's run stops with no
-``interrupt()`` question; :func:`hits_at` reads where (``get_state(subgraphs=True)``, the
+``interrupt()`` question; :func:`inner_stop` reads where (``get_state(subgraphs=True)``, the
 innermost subgraph that stopped) and names the breakpoints that stopped there, for the
 driver to report. Resuming the parent re-enters the subgraph past the breakpoint.
+
+Watches on a subgraph's channel (``watch research/notes``) stop the subgraph after each of
+its supersteps (``research/*``); :func:`inner_stop` says which watches' channels changed,
+and the driver's answer (conditions evaluated in the subgraph's frame) tells the engine
+whether to stay stopped or re-enter (:mod:`sgdebug.debugger.subgraph_watch`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from sgdebug.debugger.breakpoints import Breakpoint, BreakpointTable
+from sgdebug.debugger.breakpoints import BreakpointTable
 from sgdebug.debugger.history import config_for
-from sgdebug.inspect.node_paths import join_path
+from sgdebug.debugger.subgraph_watch import InnerStop, armed_frames, stop_in_frame
 from sgdebug.runtime import Run, StateSnapshot
-from sgdebug.runtime.engine._inner_breaks import PATH_SEP, InnerBreaks
+from sgdebug.runtime.engine._inner_breaks import EVERY_NODE, PATH_SEP, InnerBreaks
 
-__all__ = ["Breaking", "Found", "arm", "hits_at", "inner_breaks", "report"]
-
-Found = tuple[tuple[Breakpoint, tuple[str, ...]], ...]
-"""The breakpoints that stopped a subgraph, each with the node paths it matched."""
+__all__ = ["Breaking", "arm", "inner_breaks", "inner_stop", "report"]
 
 
 @runtime_checkable
@@ -34,19 +35,20 @@ class Breaking(Protocol):
 
     table: BreakpointTable
 
-    def stopped_inside(
-        self, step: int, found: Sequence[tuple[Breakpoint, tuple[str, ...]]]
-    ) -> None:
-        """The run stopped inside a subgraph at ``found``."""
+    def stopped_inside(self, step: int, inner: InnerStop) -> bool:
+        """The run stopped inside a subgraph at ``inner``: whether to stay stopped (a
+        breakpoint fired), else the engine re-enters past it."""
 
 
 def inner_breaks(table: BreakpointTable) -> InnerBreaks | None:
-    """The enabled ``before``/``after`` breakpoints of ``table`` on node paths (``None``:
-    there are none)."""
+    """The enabled ``before``/``after`` breakpoints of ``table`` on node paths, and after
+    every node of the frames its watches on a subgraph's channels look at (``None``: there
+    are none)."""
     paths: dict[str, set[str]] = {"before": set(), "after": set()}
     for bp in table.all:
         if bp.enabled and bp.kind in paths and PATH_SEP in bp.target:
             paths[bp.kind].add(bp.target)
+    paths["after"] |= {f"{frame}{PATH_SEP}{EVERY_NODE}" for frame in armed_frames(table)}
     if not paths["before"] and not paths["after"]:
         return None
     return InnerBreaks(frozenset(paths["before"]), frozenset(paths["after"]))
@@ -60,32 +62,22 @@ def arm(run: Run, observer: Any) -> None:
     )
 
 
-def report(graph: Any, thread_id: str, step: int, observer: Any) -> None:
-    """Tell ``observer`` which path breakpoints the run stopped at inside a subgraph (none
-    named: a breakpoint the subgraph was compiled with)."""
-    if isinstance(observer, Breaking):
-        observer.stopped_inside(step, hits_at(graph, thread_id, observer.table))
+def report(graph: Any, thread_id: str, step: int, observer: Any) -> bool:
+    """Tell ``observer`` where the run stopped inside a subgraph; whether it stays stopped
+    (an observer without breakpoints always stops)."""
+    if not isinstance(observer, Breaking):
+        return True
+    return observer.stopped_inside(step, inner_stop(graph, thread_id, observer.table))
 
 
-def hits_at(graph: Any, thread_id: str, table: BreakpointTable) -> Found:
-    """The path breakpoints the run of ``thread_id`` stopped at inside a subgraph: ``before``
-    ones on the nodes the stopped subgraph runs next, ``after`` ones on those of the step
-    it just committed."""
+def inner_stop(graph: Any, thread_id: str, table: BreakpointTable) -> InnerStop:
+    """Where the run of ``thread_id`` stopped inside a subgraph (the innermost one that
+    stopped) and the path breakpoints of ``table`` that may fire there
+    (:func:`~sgdebug.debugger.subgraph_watch.stop_in_frame`)."""
     found = _innermost(graph.get_state(config_for(thread_id, None), subgraphs=True))
     if found is None:
-        return ()
-    frame, snap = found
-    before = _paths(frame, snap.next)
-    after: set[str] = set()
-    if snap.parent_config is not None:
-        after = _paths(frame, graph.get_state(snap.parent_config).next)
-    hits = [*table.matching_nodes("before", sorted(before))]
-    hits += table.matching_nodes("after", sorted(after))
-    return tuple((bp, matched) for bp, matched in hits if PATH_SEP in bp.target)
-
-
-def _paths(frame: tuple[str, ...], names: Any) -> set[str]:
-    return {join_path((*frame, name)) for name in names}
+        return InnerStop((), {}, None)
+    return stop_in_frame(graph, *found, table)
 
 
 def _innermost(full: StateSnapshot) -> tuple[tuple[str, ...], StateSnapshot] | None:

@@ -118,9 +118,10 @@ class NativeEngine:
 
             saver = InMemorySaver()
         self.compiled: CompiledStateGraph = graph.builder.compile(
-            checkpointer=saver, name=graph.name
+            checkpointer=saver, name=graph.name, store=graph.store, cache=graph.cache
         )
-        """The user's graph compiled with the session's checkpointer: what actually runs."""
+        """The user's graph compiled with the session's checkpointer (and the user's node
+        cache): what actually runs."""
         self.graph = self.compiled
         self.model = _Model(self.compiled, graph)
         self.recursion_limit = recursion_limit
@@ -162,13 +163,12 @@ class NativeEngine:
         return self._at().snapshot.values
 
     def tasks(self) -> tuple[TaskInfo, ...]:
-        if self.run is not None:
-            found = tuple(task_info(t) for t in self.run.tasks)
-        elif self.thread_id is None or self.cursor is None:
-            return ()
-        else:
-            found = self._at().tasks
-        inside = self.run is not None and self.run.status == "interrupted"  # (a breakpoint)
+        if self.run is None:
+            if self.thread_id is None or self.cursor is None:
+                return ()
+            return self._at().tasks  # (with the subgraph states it stands in)
+        found = tuple(task_info(t) for t in self.run.tasks)
+        inside = self.run.status == "interrupted"  # (an interrupt or a breakpoint)
         return inner.with_subgraph_states(
             self.compiled, self.thread_id, self.checkpoint_id, found, stopped=inside
         )
@@ -340,7 +340,9 @@ class NativeEngine:
     def materialise(self) -> None:
         if self.run is None:
             assert self.thread_id is not None
-            self.start(self.thread_id, None, self.cursor)
+            # From the latest snapshot the thread goes on (a subgraph it stopped inside is
+            # re-entered at its checkpoint); naming a checkpoint replays from it (a fork).
+            self.start(self.thread_id, None, None if self.is_latest() else self.cursor)
 
     def _run(self) -> Run:
         """The live run, created from the current snapshot (paused at its plan) if needed."""
@@ -360,6 +362,11 @@ class NativeEngine:
             self._hook.observer = None
 
     def _settled(self, run: Run, status: str, observer: Observer) -> Settled:
+        while status == "interrupted" and not run.interrupts:  # a stop inside a subgraph
+            if self._stays_inside(run, observer):
+                return Settled("paused", run.step)
+            breaks.arm(run, observer)
+            status = run.advance()  # no breakpoint fired there: re-enter past it
         if status == "error":
             state = run.read_values(self.compiled.stream_keys)
             if run.failure is not None:
@@ -368,20 +375,19 @@ class NativeEngine:
             error = task.error if task is not None and task.error is not None else None
             info = error_info(error or RuntimeError(), task=task, step=run.step, state=state)
             return Settled("error", run.step, error=info)
-        if status == "interrupted" and not run.interrupts:  # a breakpoint inside a subgraph
-            return self._stopped_inside(run, observer)
         if status == "interrupted":
             return Settled("interrupted", run.step, tuple(run.interrupts))
         if status == "done":
             return Settled("done", run.step)
         return Settled("paused", run.step)
 
-    def _stopped_inside(self, run: Run, observer: Observer) -> Settled:
-        """A subgraph's run stopped at a breakpoint: paused, the driver told which hit."""
+    def _stays_inside(self, run: Run, observer: Observer) -> bool:
+        """A subgraph's run stopped at a breakpoint: whether the driver keeps the stop (it
+        is told which breakpoints fired)."""
         inner.report_inner_tasks(run.emit, observer)  # (its task did not finish: no hook)
-        if self.thread_id is not None:
-            breaks.report(self.compiled, self.thread_id, run.step, observer)
-        return Settled("paused", run.step)
+        if self.thread_id is None:
+            return True
+        return breaks.report(self.compiled, self.thread_id, run.step, observer)
 
     def _at(self) -> _Preview:
         """The current snapshot as stored (cached until the position changes)."""
@@ -452,6 +458,8 @@ def _preview(
     tasks = tuple(
         pregel_task_info(t, *inputs.get(t.id, (None, ())), latest=latest) for t in snapshot.tasks
     )
+    if latest:  # where the thread stands: inside the subgraphs its pending tasks stopped in
+        tasks = inner.with_subgraph_states(graph, thread_id, checkpoint_id, tasks, stopped=True)
     metadata = snapshot.metadata or {}
     step = int(metadata.get("step", -1)) + 1
     interrupts = tuple(snapshot.interrupts) if latest else ()

@@ -192,7 +192,7 @@ def _injected(run: RunView, node: CompiledNode, scope: TaskScope) -> dict[str, A
     if "runtime" in names:
         kwargs["runtime"] = task_runtime(run, scope)
     if "store" in names:
-        kwargs["store"] = None
+        kwargs["store"] = run.store
     if "previous" in names:
         kwargs["previous"] = None
     if "error" in names:

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 from sgdebug.runtime.errors import GraphInterrupt
 from sgdebug.runtime.types import Interrupt
 
-__all__ = ["Runtime", "TaskScope", "get_config", "get_stream_writer", "interrupt"]
+__all__ = ["Runtime", "TaskScope", "get_config", "get_store", "get_stream_writer", "interrupt"]
 
 
 def _no_writer(_chunk: Any) -> None:
@@ -30,7 +30,8 @@ class Runtime:
     context: Any = None
     """The run's context object (``invoke(..., context=...)``)."""
     store: Any = None
-    """Always ``None``: sgdebug has no long-term store."""
+    """The graph's long-term store (``compile(store=)``; a subgraph's: its parent's), or
+    ``None``."""
     stream_writer: Callable[[Any], None] = _no_writer
     """Emits a ``custom`` stream chunk."""
     heartbeat: Callable[[], None] = _no_heartbeat
@@ -90,6 +91,11 @@ class ScopeOwner(Protocol):
     @property
     def namespace(self) -> tuple[str, ...]:
         """The run's checkpoint namespace (``()`` for a root graph: see ``_nesting``)."""
+        ...
+
+    @property
+    def store(self) -> Any:
+        """The store the run's nodes get (``None`` without one)."""
         ...
 
     def task_config(self, task: Any) -> dict[str, Any]: ...
@@ -189,6 +195,12 @@ def leave_scope(token: object) -> None:
 def get_config() -> dict[str, Any]:
     """The config of the running task."""
     return current_scope().get_config()
+
+
+def get_store() -> Any:
+    """The store of the running task's graph (``compile(store=)``), ``None`` without one;
+    raises outside a task, as ``get_config`` does."""
+    return current_scope().owner.store
 
 
 def get_stream_writer() -> Callable[[Any], None]:

@@ -54,22 +54,41 @@ def _timed(run_task: RunTask, task: Task) -> None:
         node.speed = -1
 
 
-def run_tasks(run_task: RunTask, tasks: Sequence[Task], limit: int | None = None) -> None:
+def run_tasks(
+    run_task: RunTask, tasks: Sequence[Task], limit: int | None = None, timeout: float | None = None
+) -> list[Task]:
     """Run ``tasks`` in parallel: slow (or unknown) nodes in the pool, proven-fast ones here;
-    at most ``limit`` at once when it is given."""
+    at most ``limit`` at once when it is given. With a ``timeout`` (the graph's
+    ``step_timeout``), see :func:`_run_within`; returns the tasks still running past it."""
     if not tasks:
-        return
-    if len(tasks) == 1:
-        run_task(tasks[0])
-        return
+        return []
     if limit is not None and limit < len(tasks):
         run_task = _bounded(run_task, threading.BoundedSemaphore(limit))
+    if timeout:
+        return _run_within(run_task, tasks, timeout)
+    if len(tasks) == 1:
+        run_task(tasks[0])
+        return []
     inline = [t for t in tasks if t.node.speed > 0]
     pooled = [t for t in tasks if t.node.speed <= 0]
     futures = [pool().submit(_timed, run_task, task) for task in pooled[1:]]
     for task in inline + pooled[:1]:  # the fast ones first: a slow one would hold them up
         _timed(run_task, task)
     wait(futures)
+    return []
+
+
+def _run_within(run_task: RunTask, tasks: Sequence[Task], timeout: float) -> list[Task]:
+    """Every task in the pool (the calling thread keeps the time); returns the tasks not
+    finished ``timeout`` seconds on. As in LangGraph, a sync node past the limit cannot be
+    stopped: the step waits for those already running (what they write is kept) and
+    does not start the ones still queued behind ``max_concurrency``."""
+    futures = {pool().submit(run_task, task): task for task in tasks}
+    _, late = wait(futures, timeout=timeout)
+    for future in late:
+        future.cancel()
+    wait(late)
+    return [futures[future] for future in late]
 
 
 def _bounded(run_task: RunTask, slots: threading.BoundedSemaphore) -> RunTask:
@@ -81,17 +100,22 @@ def _bounded(run_task: RunTask, slots: threading.BoundedSemaphore) -> RunTask:
 
 
 async def arun_tasks(
-    run_task: RunTask, arun_task: ARunTask, tasks: Sequence[Task], limit: int | None = None
-) -> None:
+    run_task: RunTask,
+    arun_task: ARunTask,
+    tasks: Sequence[Task],
+    limit: int | None = None,
+    timeout: float | None = None,
+) -> list[Task]:
     """Run ``tasks`` concurrently on the running loop (sync ones in the pool), at most
     ``limit`` at once when it is given.
 
     As in LangGraph, once a task fails (for good: a failure its error handler took over
     does not count, see :func:`_failed`), the async tasks still running are cancelled: the
-    step fails at once. Cancelling the run cancels them all.
+    step fails at once. Cancelling the run cancels them all. Past ``timeout`` seconds (the
+    graph's ``step_timeout``) the tasks still running are cancelled and returned.
     """
     if not tasks:
-        return
+        return []
     import asyncio
 
     loop = asyncio.get_running_loop()
@@ -114,9 +138,17 @@ async def arun_tasks(
         else:
             owners[loop.run_in_executor(pool(), run_task, task)] = task
     pending: set[asyncio.Future[None]] = set(owners)
+    deadline = loop.time() + timeout if timeout else None
+    late: list[Task] = []
     try:
         while pending:
-            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            left = None if deadline is None else max(0.0, deadline - loop.time())
+            done, pending = await asyncio.wait(
+                pending, timeout=left, return_when=asyncio.FIRST_COMPLETED
+            )
+            if not done:
+                late = [owners[future] for future in pending]
+                break
             for future in done:
                 future.result()  # a BaseException a task let through (KeyboardInterrupt ...)
             if any(_failed(owners[future]) for future in done):
@@ -126,6 +158,7 @@ async def arun_tasks(
             for future in pending:
                 future.cancel()
             await asyncio.wait(pending)
+    return late
 
 
 def _failed(task: Task) -> bool:

@@ -26,10 +26,44 @@ if TYPE_CHECKING:
     from sgdebug.runtime.engine._task import Task
     from sgdebug.runtime.engine._view import RunView
 
-__all__ = ["GRACE_S", "FinishOrder"]
+__all__ = ["GRACE_S", "NONE", "FinishOrder", "finish_order"]
 
-GRACE_S = 0.02
+GRACE_S = 0.05
 """How long a finished task waits for the tasks scheduled before it (seconds)."""
+NONE: frozenset[int] = frozenset()
+"""No task reported (ids of tasks)."""
+
+
+class _Unordered:
+    """The step's tasks are reported when it ends (not streamed, or one task): no-op."""
+
+    __slots__ = ()
+
+    def wrap(self, run_task: RunTask) -> RunTask:
+        return run_task
+
+    def awrap(self, arun_task: ARunTask) -> ARunTask:
+        return arun_task
+
+    def unstreamed(self, tasks: Sequence[Task]) -> Sequence[Task]:
+        return tasks
+
+    def close(self) -> frozenset[int]:
+        return NONE
+
+
+_UNORDERED = _Unordered()
+
+
+def finish_order(run: RunView, tasks: Sequence[Task]) -> FinishOrder | _Unordered:
+    """How the results of a step's ``tasks`` are streamed: as they finish when the run is
+    streamed and they are several, else (a no-op, nothing made) when the step ends. Under
+    a ``step_timeout`` (tasks that finish past it are not streamed) they are reported when
+    the step ends, in scheduling order (not yet LangGraph's finish order)."""
+    emit = run.emit
+    if emit is None or len(tasks) < 2 or run.graph.step_timeout:
+        return _UNORDERED
+    return FinishOrder(run, emit, tasks)
 
 
 class FinishOrder:
@@ -71,6 +105,8 @@ class FinishOrder:
     def finished(self, task: Task) -> None:
         """``task`` has run: report it (and those it held up), or wait for the ones before."""
         with self._lock:
+            if not self._open:
+                return  # (a task that ran past the step's time limit is not streamed)
             i = self._index[id(task)]
             self._finished.add(i)
             if i == self._front:
@@ -107,9 +143,15 @@ class FinishOrder:
             self._emit.interrupted(self._run, task)
         self._emit.task_result(self._run, task)
 
+    def unstreamed(self, tasks: Sequence[Task]) -> list[Task]:
+        """:meth:`close`; the tasks of ``tasks`` not reported."""
+        reported = self.close()
+        return [task for task in tasks if id(task) not in reported]
+
     def close(self) -> frozenset[int]:
         """The step's tasks are over: report those still waiting, in scheduling order;
-        return the ids (``id(task)``) of the tasks reported."""
+        return the ids (``id(task)``) of the tasks reported. Tasks that finish later are
+        not reported."""
         with self._lock:
             self._open = False
             for timer in self._timers:

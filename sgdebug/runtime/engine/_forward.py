@@ -33,7 +33,10 @@ from sgdebug.runtime.engine._stream import Emitter
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._nesting import Parent
 
-__all__ = ["Forward", "LiveSink", "Sink", "astream_events", "nested_emitter", "stream_events"]
+__all__ = [
+    "Forward", "LiveSink", "Sink", "astream_events", "nested_emitter", "passes_on_only",
+    "stream_events",
+]  # fmt: skip
 
 Event = tuple[Any, ...]
 POLL_S = 0.01
@@ -242,3 +245,10 @@ def nested_emitter(
         # the parent's task returns it (LangGraph).
         emit.messages.seen, emit.messages.lock = target.messages.seen, target.messages.lock
     return emit
+
+
+def passes_on_only(emit: Emitter) -> bool:
+    """Whether ``emit`` is a subgraph's run's that only passes its events on to its
+    parent's stream (the run's own caller streams nothing)."""
+    forward = emit.forward
+    return isinstance(forward, Forward) and not forward.local

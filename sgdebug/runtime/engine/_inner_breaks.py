@@ -6,7 +6,10 @@ started inside it inherits them, and a run whose frame (its namespace without ta
 ``("research",)``) holds one of the named nodes adds it to its own ``interrupt_before`` /
 ``interrupt_after``, as if the subgraph had been compiled with it. The subgraph then stops
 at its checkpoint and its parent stops too (``GraphInterrupt`` with no interrupts);
-resuming re-enters the subgraph there, past the breakpoint. The root's value is read
+resuming re-enters the subgraph there, past the breakpoint. A path ending in ``*``
+(``research/*``) names every node of that frame: the subgraph's run stops before (after)
+each of its supersteps, as if compiled with ``interrupt_before="*"`` (a debugger's step
+inside a subgraph); it names no node of the subgraphs that frame runs. The root's value is read
 when each subgraph run starts, so replacing it on a live run takes effect from the next
 subgraph run. A run without them pays one ``None`` check.
 """
@@ -20,10 +23,20 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._nesting import Parent
 
-__all__ = ["PATH_SEP", "InnerBreaks", "Interrupts", "inherited", "with_inner_breaks"]
+__all__ = [
+    "EVERY_NODE",
+    "PATH_SEP",
+    "InnerBreaks",
+    "Interrupts",
+    "every_node",
+    "inherited",
+    "with_inner_breaks",
+]
 
 PATH_SEP = "/"
 """Joins the node names of a path from the root graph."""
+EVERY_NODE = "*"
+"""The last part of a path naming every node of its frame (``research/*``)."""
 
 Interrupts = Sequence[str] | str
 """A run's ``interrupt_before``/``interrupt_after``: node names, or ``"*"``."""
@@ -34,7 +47,7 @@ class InnerBreaks:
     """Nodes of subgraphs to stop before or after, by path from the root graph."""
 
     before: frozenset[str] = frozenset()
-    """Paths to stop before (``"research/summarize"``)."""
+    """Paths to stop before (``"research/summarize"``; ``"research/*"``: every node)."""
     after: frozenset[str] = frozenset()
     """Paths to stop after."""
 
@@ -71,7 +84,14 @@ def with_inner_breaks(
     return _merged(before, more_before), _merged(after, more_after)
 
 
+def every_node(frame: tuple[str, ...]) -> str:
+    """The path naming every node of the subgraph at ``frame`` (``research/*``)."""
+    return PATH_SEP.join((*frame, EVERY_NODE))
+
+
 def _merged(given: Interrupts, more: tuple[str, ...]) -> Interrupts:
     if isinstance(given, str) or not more:
         return given
+    if EVERY_NODE in more:
+        return EVERY_NODE
     return (*given, *(n for n in more if n not in given))

@@ -250,13 +250,27 @@ def _messages_in(values: Iterable[Any], message: type) -> list[Any]:
     return out
 
 
+def _mark_progress() -> None:
+    """A model's token, streamed while the task running here runs: progress for its idle
+    time limit, unless the limit counts only heartbeats (``refresh_on="heartbeat"``)."""
+    import time
+
+    from sgdebug.runtime.engine._context import SCOPE
+
+    scope = SCOPE.get()
+    task = scope.task if scope is not None else None
+    policy = task.node.policy if task is not None else None
+    limit = policy.timeout if policy is not None else None
+    if limit is not None and limit.idle_timeout is not None and limit.refresh_on == "auto":
+        assert task is not None
+        task.beat = time.monotonic()
+
+
 def _handler_class() -> type:
     """langchain-core's callback handler for a :class:`MessagesStream` (built on first use,
     so the runtime imports langchain-core only for a messages stream)."""
     from langchain_core.callbacks import BaseCallbackHandler
     from langchain_core.outputs import ChatGeneration, ChatGenerationChunk
-
-    from sgdebug.runtime.engine._timeouts import mark_progress
 
     try:  # the base that makes a chat model stream its tokens to the handler
         from langchain_core.tracers._streaming import _StreamingCallbackHandler as Streaming
@@ -293,7 +307,7 @@ def _handler_class() -> type:
         def on_llm_new_token(self, token: Any, *, run_id: Any, **kwargs: Any) -> None:
             chunk, meta = kwargs.get("chunk"), self.runs.get(run_id)
             if meta is not None and isinstance(chunk, ChatGenerationChunk):
-                mark_progress()  # (a token is progress for the node's idle limit)
+                _mark_progress()
                 self.stream.send(chunk.message, meta, once=False)
 
         def on_llm_end(self, response: Any, *, run_id: Any, **kwargs: Any) -> None:

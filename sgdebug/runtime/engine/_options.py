@@ -41,3 +41,5 @@ class RunOptions:
     inner_breaks: InnerBreaks | None = None
     """Breakpoints on subgraphs' nodes by path, inherited by every subgraph run
     (:mod:`~sgdebug.runtime.engine._inner_breaks`; a debugger's)."""
+    store: Any = None
+    """The store the run's nodes get: its graph's, or a subgraph's parent run's."""

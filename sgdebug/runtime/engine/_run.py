@@ -12,23 +12,26 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
+from concurrent.futures import CancelledError
 from typing import Any
 
 from sgdebug.runtime._constants import INTERRUPT
 from sgdebug.runtime.engine._apply import (
     step_writes,
 )
+from sgdebug.runtime.engine._cached import aremember, areplay, remember, replay
 from sgdebug.runtime.engine._calling import arun_task, run_task
 from sgdebug.runtime.engine._context import SCOPE, TaskScope
 from sgdebug.runtime.engine._drain import check_drain
 from sgdebug.runtime.engine._error_handlers import resume_handlers, with_handlers
 from sgdebug.runtime.engine._executor import arun_tasks, run_tasks
-from sgdebug.runtime.engine._finish_order import FinishOrder
+from sgdebug.runtime.engine._finish_order import NONE, finish_order
+from sgdebug.runtime.engine._forward import passes_on_only
 from sgdebug.runtime.engine._options import RunOptions
 from sgdebug.runtime.engine._plan import apply_prefill, plan_tasks, stops_at
 from sgdebug.runtime.engine._records import CommitRecord
 from sgdebug.runtime.engine._state import NO_RECORD, RunState
-from sgdebug.runtime.engine._step_failure import commit_failure, plan_failure
+from sgdebug.runtime.engine._step_failure import keep_failure
 from sgdebug.runtime.engine._task import Task, path_key
 from sgdebug.runtime.engine._view import Status
 from sgdebug.runtime.errors import GraphRecursionError, troubleshooting
@@ -123,7 +126,7 @@ class Run(RunState):
                 phase = self.phase
             if phase == "execute":
                 tasks = self.tasks
-                if not inline or len(tasks) != 1 or tasks[0].done:
+                if not inline or len(tasks) != 1 or tasks[0].done or self.graph.cache is not None:
                     return None
                 status = self._run_here(tasks[0], quiet)
                 if status is not None:
@@ -176,7 +179,7 @@ class Run(RunState):
         the failure (the run is then back before the step, status ``error``)."""
         if self.persist is not None:
             self.persist.flush()  # the step's writes stay, as without a commit
-        return isinstance(exc, Exception) and self._keep_failure("commit", exc)
+        return isinstance(exc, Exception) and keep_failure(self, "commit", exc)
 
     # -- steering (the debugger's verbs) -------------------------------------------------
 
@@ -189,8 +192,14 @@ class Run(RunState):
         if self.phase != "execute" or task not in self.tasks or task.done:
             raise ValueError(f"task {task.name!r} is not pending in this step")
         self.status = "running"
-        self.run_task(task)
-        paused = self.finish_execute([task])
+        ran, keyed = [task], None
+        if self.graph.cache is not None:
+            ran, keyed = replay(self, ran)
+        for each in ran:
+            self.run_task(each)
+        if keyed:
+            remember(self, keyed)
+        paused = self.finish_execute(ran)
         if self.status in ("error", "interrupted"):
             return self.status
         return self._pause() if paused or self.phase == "execute" else self.status
@@ -233,34 +242,6 @@ class Run(RunState):
         self.failure = None
         self.status = "paused"
 
-    def _keep_failure(self, phase: str, error: Exception) -> bool:
-        """Ask the observer whether to keep a step that failed outside its tasks.
-
-        A commit failure first takes the run back to the checkpoint the step started from
-        (the failed commit may have changed some channels); without one it is not kept.
-        Kept: :attr:`failure` is set and the status is ``error``.
-        """
-        if not self.observer.watched:
-            return False
-        persist = self.persist
-        record = persist.record if persist is not None else None
-        if phase == "commit":
-            if persist is None or record is None:
-                return False
-            values = persist.load(record)
-            fresh = {k: c.from_checkpoint(values[k]) if k in values else c.copy()
-                     for k, c in self.graph.channel_specs.items()}  # fmt: skip
-            ordered = sorted(self.tasks, key=path_key)
-            writes = [(t.name, k, v) for t in ordered for k, v in t.writes]
-            failure = commit_failure(fresh, writes, self.step, error)
-            self.rollback()
-        else:
-            failure = plan_failure(self.step, error)
-        if not self.observer.step_failed(self, failure):
-            return False
-        self.failure, self.status = failure, "error"
-        return True
-
     # -- plan --------------------------------------------------------------------------------
 
     def plan(self) -> bool:
@@ -285,7 +266,7 @@ class Run(RunState):
             # built are not delivered.
             if emit is not None and self.commit_mark is not None:
                 emit.truncate(self.commit_mark)
-            if self._keep_failure("plan", exc):
+            if keep_failure(self, "plan", exc):
                 self.tasks = []
                 return False
             raise
@@ -315,44 +296,60 @@ class Run(RunState):
             self.persist.mark_interrupt(self)
         else:
             self.versions_seen[INTERRUPT] = dict(self.versions)
-        emit = self.options.emit
-        if emit is not None and not _passes_on_only(emit):
-            emit("updates", {INTERRUPT: ()})  # (a subgraph's: its parent reports it, below)
+        if self.options.emit is not None and not passes_on_only(self.options.emit):
+            self.options.emit("updates", {INTERRUPT: ()})  # (a subgraph's: see _interrupted)
 
     # -- execute -----------------------------------------------------------------------------
 
     def execute(self) -> bool:
-        """Run every pending task of the step; return True if a hook asked to pause.
-
-        A streamed step of several tasks streams their results as they finish
-        (:class:`FinishOrder`)."""
-        pending = self._pending()
-        limit = self.options.config.get("max_concurrency")
-        emit = self.options.emit
-        if emit is None or len(pending) < 2:
-            run_tasks(self.run_task, pending, limit)
-            return self.finish_execute(pending)
-        order = FinishOrder(self, emit, pending)
-        try:
-            run_tasks(order.wrap(self.run_task), pending, limit)
-        finally:
-            streamed = order.close()
-        return self.finish_execute(pending, streamed)
+        """Run every pending task of the step; return True if a hook asked to pause."""
+        pending, keyed = self._pending(), None
+        if self.graph.cache is not None:
+            pending, keyed = replay(self, pending)
+        limit, timeout = self.options.config.get("max_concurrency"), self.graph.step_timeout
+        order = finish_order(self, pending)  # (streamed as they finish: see FinishOrder)
+        late = run_tasks(order.wrap(self.run_task), pending, limit, timeout)
+        if late:
+            ran = order.unstreamed(pending)
+            self._step_timed_out(ran, late, TimeoutError("Timed out"), CancelledError())
+        if keyed:
+            remember(self, keyed)
+        return self.finish_execute(pending, order.close())
 
     async def aexecute(self) -> bool:
         """:meth:`execute` on the event loop."""
-        pending = self._pending()
-        limit = self.options.config.get("max_concurrency")
-        emit = self.options.emit
-        if emit is None or len(pending) < 2:
-            await arun_tasks(self.run_task, self.arun_task, pending, limit)
-            return self.finish_execute(pending)
-        order = FinishOrder(self, emit, pending)
-        try:
-            await arun_tasks(order.wrap(self.run_task), order.awrap(self.arun_task), pending, limit)
-        finally:
-            streamed = order.close()
-        return self.finish_execute(pending, streamed)
+        pending, keyed = self._pending(), None
+        if self.graph.cache is not None:
+            pending, keyed = await areplay(self, pending)
+        limit, timeout = self.options.config.get("max_concurrency"), self.graph.step_timeout
+        order = finish_order(self, pending)
+        run_task, arun_task = order.wrap(self.run_task), order.awrap(self.arun_task)
+        late = await arun_tasks(run_task, arun_task, pending, limit, timeout)
+        if late:
+            import asyncio
+
+            # (LangGraph's async message is empty)
+            ran = order.unstreamed(pending)
+            self._step_timed_out(ran, late, TimeoutError(), asyncio.CancelledError())
+        if keyed:
+            await aremember(self, keyed)
+        return self.finish_execute(pending, order.close())
+
+    def _step_timed_out(
+        self, ran: Sequence[Task], late: Sequence[Task], error: Exception, cancel: BaseException
+    ) -> None:
+        """The step went past the graph's ``step_timeout``: as LangGraph, keep what the
+        tasks wrote (a resume does not run them again; the ``late`` ones, sync nodes that
+        finished past the limit, are not streamed; a cancelled one is recorded as failed
+        with ``CancelledError``), then raise ``TimeoutError``."""
+        self._report([task for task in ran if task not in late])
+        if self.persist is not None:
+            for task in late:
+                if not task.done and task.error is None:
+                    task.error = cancel
+                self.persist.task_done(task)
+            self.persist.flush()
+        raise error
 
     def _pending(self) -> list[Task]:
         pending = [t for t in self.tasks if not t.done]
@@ -364,10 +361,9 @@ class Run(RunState):
             self.cached_ids = set()
         return pending
 
-    def finish_execute(self, ran: Sequence[Task], streamed: frozenset[int] = frozenset()) -> bool:
-        """After tasks ran: report them, handle errors and interrupts, pick the next phase.
-
-        ``streamed``: the tasks (``id(task)``) whose results the stream already has."""
+    def finish_execute(self, ran: Sequence[Task], streamed: frozenset[int] = NONE) -> bool:
+        """After tasks ran: report them (to the stream, those not ``streamed`` yet: ids of
+        tasks), handle errors and interrupts, pick the next phase."""
         if len(ran) == 1 and len(self.tasks) == 1 and self.options.emit is None:
             task = ran[0]
             if task.done and not self.observer.watched:
@@ -392,9 +388,9 @@ class Run(RunState):
             self.phase = "commit"
         return paused
 
-    def _report(self, ran: Sequence[Task], streamed: frozenset[int]) -> bool:
-        """Tell the stream (of the tasks not in ``streamed``), the journal and the observer
-        what ``ran`` did; whether to pause."""
+    def _report(self, ran: Sequence[Task], streamed: frozenset[int] = NONE) -> bool:
+        """Tell the stream (of those not ``streamed``), the journal and the observer what
+        ``ran`` did; whether to pause."""
         emit, persist, observer = self.options.emit, self.persist, self.observer
         if emit is not None:
             for task in ran:
@@ -410,12 +406,19 @@ class Run(RunState):
             if persist is not None:
                 persist.task_done(task, defer=defer)
             if emit is not None and id(task) not in streamed:
-                if len(self.tasks) == 1 and task.done:
+                if task.done and len(ran) == 1 and self._alone(task):
                     self.deferred = [task]  # reported once its commit succeeds
                 else:
                     emit.task_result(self, task)
             paused = observer.ran(self, task) or paused
         return paused
+
+    def _alone(self, task: Task) -> bool:
+        """Whether ``task`` is the one task of its step that ran: the others, if any, took
+        writes recorded before a resume or from the node cache. As in LangGraph, the result
+        of a step's one running task is reported once its commit succeeds."""
+        tasks = self.tasks
+        return len(tasks) == 1 or all(t.done for t in tasks)
 
     def _task_failed(self, failed: Task) -> None:
         """A task raised: the observer keeps the run (status ``error``) or it propagates."""
@@ -478,12 +481,5 @@ class Run(RunState):
                         grouped[key].append(value)
             self._apply(grouped, "interrupt")
         emit = self.options.emit
-        if emit is not None and not self.interrupts and not _passes_on_only(emit):
+        if emit is not None and not self.interrupts and not passes_on_only(emit):
             emit("updates", {INTERRUPT: ()})  # a subgraph stopped at a breakpoint of its own
-
-
-def _passes_on_only(emit: Any) -> bool:
-    """Whether ``emit`` is a subgraph's that only passes its events on to its parent's
-    stream (its own caller streams nothing)."""
-    forward = emit.forward
-    return forward is not None and hasattr(forward, "local") and not forward.local

@@ -65,7 +65,7 @@ def task_runtime(run: RunView, scope: TaskScope) -> Runtime:
         heartbeat = heartbeat_of(task)
     control = getattr(getattr(run, "options", None), "control", None)  # a Run's RunOptions
     server = server_info(configurable) if configurable else None
-    return Runtime(run.context, None, scope.writer, heartbeat, None, info, server, control)
+    return Runtime(run.context, run.store, scope.writer, heartbeat, None, info, server, control)
 
 
 def get_runtime(context_schema: Any = None) -> Runtime:

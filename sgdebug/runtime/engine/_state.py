@@ -130,6 +130,11 @@ class RunState:
         return self.options.context
 
     @property
+    def store(self) -> Any:
+        """The store the run's nodes get (``None`` without one)."""
+        return self.options.store
+
+    @property
     def emit(self) -> Emitter | None:
         """Collects the run's stream events (``None`` when nobody streams it)."""
         return self.options.emit

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from sgdebug.runtime.engine._task import Task
     from sgdebug.runtime.graph._node import Write
 
-__all__ = ["heartbeat_of", "mark_progress", "progress_writer", "timed", "user_cancelled"]
+__all__ = ["heartbeat_of", "progress_writer", "timed", "user_cancelled"]
 
 
 Kind = Literal["idle", "run"]
@@ -103,20 +103,6 @@ def progress_writer(
         writer(chunk)
 
     return write
-
-
-def mark_progress() -> None:
-    """A langchain-core callback of the task running here (a streamed model token, a tool
-    call): progress for its idle limit, unless it counts only heartbeats."""
-    from sgdebug.runtime.engine._context import SCOPE
-
-    scope = SCOPE.get()
-    task = scope.task if scope is not None else None
-    policy = task.node.policy if task is not None else None
-    limit = policy.timeout if policy is not None else None
-    if limit is not None and limit.idle_timeout is not None and limit.refresh_on == "auto":
-        assert task is not None
-        task.beat = time.monotonic()
 
 
 def user_cancelled(exc: BaseException) -> bool:

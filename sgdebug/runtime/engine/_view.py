@@ -50,6 +50,12 @@ class RunView(Protocol):
         ...
 
     @property
+    def store(self) -> Any:
+        """The store the run's nodes get: its graph's (``compile(store=)``) or, for a
+        subgraph's run, its parent run's (``None`` without one)."""
+        ...
+
+    @property
     def emit(self) -> Emitter | None:
         """Collects the run's stream events (``None`` when nobody streams it)."""
         ...

@@ -17,6 +17,7 @@ from sgdebug.runtime.channels import (
     ValueChannel,
 )
 from sgdebug.runtime.errors import InvalidUpdateError, ParentCommand, troubleshooting
+from sgdebug.runtime.graph._injection import injected
 from sgdebug.runtime.graph._schema import (
     coerce_to_schema,
     has_fields,
@@ -30,8 +31,6 @@ from sgdebug.runtime.types import Command, Send
 
 Write = tuple[str, Any]
 """One write of a task: (channel name, value)."""
-
-INJECTABLE = ("config", "writer", "runtime", "store", "previous")
 
 _NO_OVERRIDES: Mapping[str, Any] = {}
 
@@ -121,17 +120,7 @@ def inspect_action(action: Callable[..., Any]) -> Injection:
         params = inspect.signature(target).parameters
     except (TypeError, ValueError):
         params = {}  # type: ignore[assignment]
-    names = frozenset(n for n in params if n in INJECTABLE)
-    if "error" in params and _names_node_error(params["error"].annotation):
-        names |= {"error"}
-    return Injection(names, inspect.iscoroutinefunction(target))
-
-
-def _names_node_error(annotation: Any) -> bool:
-    """Whether a parameter ``error`` is annotated ``NodeError`` (LangGraph's or ours): an
-    error handler receives its failure there."""
-    name = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
-    return bool(name == "NodeError" or name.endswith(".NodeError"))
+    return Injection(injected(params), inspect.iscoroutinefunction(target))
 
 
 @dataclass(slots=True)
@@ -169,6 +158,10 @@ class CompiledNode:
     """The class of compiled graphs (set by the graph plan): what :attr:`subgraphs` finds."""
     found: list[Any] | None = None
     """:attr:`subgraphs`, once looked for."""
+    cache_policy: Any = None
+    """Its ``CachePolicy``: its results are cached when the graph has a cache."""
+    cache_ns: tuple[str, ...] = ()
+    """The cache namespace of its results (see ``cache.node_namespace``), with a policy."""
 
     def copy(self, update: Mapping[str, Any]) -> CompiledNode:
         """A copy with the fields of ``update`` replaced (as LangGraph's node ``copy``)."""

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sgdebug.runtime._constants import ROOT, START, TASKS, branch_channel, join_channel
+from sgdebug.runtime._constants import END, ROOT, START, TASKS, branch_channel, join_channel
+from sgdebug.runtime.cache._policy import node_namespace
 from sgdebug.runtime.channels import (
     BaseChannel,
     BinaryOperatorAggregate,
@@ -21,6 +22,7 @@ from sgdebug.runtime.channels import (
     ValueChannel,
 )
 from sgdebug.runtime.errors import InvalidUpdateError, troubleshooting
+from sgdebug.runtime.graph._injection import RunnableConfig
 from sgdebug.runtime.graph._node import (
     CompiledNode,
     Reader,
@@ -53,17 +55,31 @@ class CompileOptions:
     interrupt_before: tuple[str, ...] | Literal["*"]
     interrupt_after: tuple[str, ...] | Literal["*"]
     name: str
+    cache: Any = None
+    """Where nodes with a cache policy keep their results (a ``BaseCache``)."""
+    store: Any = None
+    """The long-term store the graph's nodes get (``compile(store=)``)."""
 
 
 class GraphPlan:
     """A compiled graph's structure: channels, nodes and what triggers them, fixed at compile
     time; the engine runs it, the public façade (``CompiledStateGraph``) extends it."""
 
+    step_timeout: float | None = None
+    """Seconds each superstep may take in all (``graph.step_timeout = 5``, as in LangGraph);
+    past it the run raises ``TimeoutError``. ``None`` (or 0): no limit."""
+    debug: bool = False
+    """Print every step's updates and values (``compile(debug=True)``)."""
+
     def __init__(self, builder: Blueprint, options: CompileOptions) -> None:
         self.builder = builder
         self.options = options
         self.name = options.name
         self.checkpointer: Any = options.checkpointer or None
+        self.cache: Any = options.cache
+        """``compile(cache=)``: ``None`` (no node is cached, at the cost of one check per step)."""
+        self.store: Any = options.store
+        """The store its nodes get, unless a parent graph's run gives its own."""
         self.interrupt_before_nodes = options.interrupt_before
         self.interrupt_after_nodes = options.interrupt_after
         self.user_fields = dict(builder.channels)
@@ -122,15 +138,19 @@ class GraphPlan:
                 else EphemeralValue(Any, guard=False, key=key)
             )
         for sources, target in b.waiting_edges:
+            if target == END:
+                continue  # a join into END triggers nothing (LangGraph keeps no channel)
             key = join_channel(sources, target)
             specs[key] = NamedBarrierValue(sources, key=key)
         return specs
 
     def _edges_from(self, source: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Any, ...]]:
         b = self.builder
-        edges = tuple(sorted(t for s, t in b.edges if s == source and t != "__end__"))
+        edges = tuple(sorted(t for s, t in b.edges if s == source and t != END))
         joins = tuple(
-            sorted(join_channel(srcs, t) for srcs, t in b.waiting_edges if source in srcs)
+            sorted(
+                join_channel(srcs, t) for srcs, t in b.waiting_edges if source in srcs and t != END
+            )
         )
         branches = tuple(
             (spec, None if spec.input_schema is None else self._reader(spec.input_schema))
@@ -167,7 +187,13 @@ class GraphPlan:
             spec.name, action, tuple(sorted(triggers)), self._reader(spec.input_schema),
             inspect_action(action), edges, joins, branches, subgraph, spec.defer,
         )  # fmt: skip
-        node.policy = effective_policy(spec, self.builder.node_defaults, node.injection.is_async)
+        defaults = self.builder.node_defaults
+        node.policy = effective_policy(spec, defaults, node.injection.is_async)
+        cache_policy = spec.cache_policy
+        if cache_policy is None and not spec.is_error_handler:  # (a handler's is never cached)
+            cache_policy = defaults.cache_policy
+        if cache_policy is not None:
+            node.cache_policy, node.cache_ns = cache_policy, node_namespace(spec.name, spec.action)
         node.graph_kind = GraphPlan
         return node
 
@@ -199,7 +225,7 @@ def _subgraph_action(sub: Any) -> Callable[..., Any]:
     """A subgraph as a node's action: its run inherits the task's config (thread, keys,
     checkpoint namespace: see ``_subgraph_runs``)."""
 
-    def run_subgraph(state: Any, config: dict[str, Any]) -> Any:
+    def run_subgraph(state: Any, config: RunnableConfig) -> Any:
         return sub.invoke(state, config)
 
     run_subgraph.__name__ = sub.name

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from sgdebug.runtime.graph._injection import RunnableConfig
+
 __all__ = ["is_runnable", "runnable_action"]
 
 
@@ -31,13 +33,13 @@ def runnable_action(runnable: Any) -> Callable[..., Any]:
     name = getattr(runnable, "name", None) or type(runnable).__name__
     if getattr(runnable, "afunc", None) is not None and getattr(runnable, "func", None) is None:
 
-        async def arun(state: Any, config: dict[str, Any]) -> Any:
+        async def arun(state: Any, config: RunnableConfig) -> Any:
             return await runnable.ainvoke(state, config)
 
         arun.__name__ = name
         return arun
 
-    def run(state: Any, config: dict[str, Any]) -> Any:
+    def run(state: Any, config: RunnableConfig) -> Any:
         return runnable.invoke(state, config)
 
     run.__name__ = name

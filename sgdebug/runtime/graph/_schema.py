@@ -79,17 +79,18 @@ def channel_for(key: str, hint: Any) -> BaseChannel:
 def _positional_params(fn: Any) -> int:
     try:
         params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
-        return 2
+    except (TypeError, ValueError) as exc:  # a builtin such as max: LangGraph raises the same
+        exc.add_note(
+            f"A reducer must take two arguments, (a, b) -> c, and {fn!r} has no signature "
+            "to check; wrap it, e.g. `lambda a, b: max(a, b)`."
+        )
+        raise
     kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
     return sum(p.kind in kinds for p in params)
 
 
 def _signature(fn: Any) -> str:
-    try:
-        return str(inspect.signature(fn))
-    except (TypeError, ValueError):
-        return "(?)"
+    return str(inspect.signature(fn))  # _positional_params has checked that it has one
 
 
 def same_field(old: Field, new: Field) -> bool:

@@ -36,6 +36,8 @@ class NodeDefaults:
     """Applies to every node, error handlers included."""
     error_handler: Callable[..., Any] | None = None
     """Becomes the ``__default_error_handler__`` node, the handler of every regular node."""
+    cache_policy: Any = None
+    """The ``CachePolicy`` of every regular node without one (never an error handler's)."""
 
 
 @dataclass(slots=True)
@@ -58,6 +60,8 @@ class NodeSpec:
     """Its own retry policies, time limit and error handler (defaults fill the gaps)."""
     is_error_handler: bool = False
     """Whether it is an error handler node (``__error_handler__<node>``)."""
+    cache_policy: Any = None
+    """Its ``CachePolicy`` (``set_node_defaults`` fills it for a regular node at compile)."""
 
     @property
     def runnable(self) -> Any:

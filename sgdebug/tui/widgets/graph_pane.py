@@ -124,6 +124,14 @@ class GraphPane(VerticalScroll, can_focus=True):
             self.selected = inner[0] if inner else chosen.split(PATH_SEP, 1)[0]
         self._layout()
 
+    def open_path(self, path: str) -> None:
+        """Draw the subgraph node ``path`` open, and the subgraphs it is inside
+        (``:open research/deeper``), the selection on its first inner node, as ``o`` on it."""
+        parts = path.split(PATH_SEP)
+        around = {PATH_SEP.join(parts[: i + 1]) for i in range(len(parts))}
+        self.set_reactive(GraphPane.selected, path)  # (moved to its first inner node next)
+        self.open_subgraphs(self.opened | around)
+
     def action_toggle_subgraph(self) -> None:
         """Open the selected subgraph node, or close the subgraph the selection is in."""
         name = self.selected

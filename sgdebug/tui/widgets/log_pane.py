@@ -62,7 +62,7 @@ class LogPane(RichLog):
         """What a command did (refusals stand out)."""
         error = outcome.stop.error if outcome.stop is not None else None
         if error is not None and outcome.ok:  # the traceback is in its own pane
-            text = "\n".join((outcome.message, *outcome.notes))
+            text = "\n".join((*outcome.ran, outcome.message, *outcome.notes))
         else:
             text = format_outcome(outcome)
         if not text:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from . import (
     asyncio_,
     builder,
+    cache,
     channels,
     edges,
     finish_order,
@@ -32,6 +33,7 @@ from . import (
 __all__ = [
     "asyncio_",
     "builder",
+    "cache",
     "channels",
     "edges",
     "finish_order",

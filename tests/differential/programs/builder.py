@@ -80,6 +80,16 @@ def waiting_edge_start_in_sources(g: EngineAPI) -> Case:
     return Case(_ab(g).add_edge([g.START, "a"], "b"))
 
 
+@program(raises=err("ValueError", "END cannot be a start node"))
+def waiting_edge_end_in_sources(g: EngineAPI) -> Case:
+    return Case(_ab(g).add_edge(["a", g.END], "b"))
+
+
+@program(raises=err("ValueError", "START cannot be an end node"))
+def waiting_edge_to_start(g: EngineAPI) -> Case:
+    return Case(_ab(g).add_edge(["a", "b"], g.START))
+
+
 @program(raises=err("ValueError", "Need to add_node `zz` first"))
 def waiting_edge_unknown_target(g: EngineAPI) -> Case:
     return Case(_ab(g).add_edge(["a", "b"], "zz"))

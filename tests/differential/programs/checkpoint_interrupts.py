@@ -387,3 +387,27 @@ def remaining_steps_count_from_the_resumed_step(g: EngineAPI) -> Case:
         assert r["resumed"]["log"] == ["a:10006", "ask:10008:yes", "c:10007"]
 
     return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def resumed_step_whose_commit_fails_reports_only_the_finished_sibling(g: EngineAPI) -> Case:
+    def asks(state: S) -> dict[str, Any]:
+        return {"x": 2, "log": [g.interrupt("q")]}
+
+    b = g.StateGraph(S).add_node("done", say("done", x=1)).add_node("asks", asks)
+    b.add_edge(g.START, "done").add_edge(g.START, "asks")
+    graph = b.compile(checkpointer=g.InMemorySaver())
+    modes = ["updates", "tasks"]
+
+    def script() -> Script:
+        yield "asks", attempt(lambda: graph.invoke({"x": 0, "log": []}, CFG))
+        yield "resumed", events(lambda: graph.stream(g.Command(resume="a"), CFG, stream_mode=modes))
+        yield "state", snap(graph)
+
+    def spec(r: Rec) -> None:
+        # the one task the resumed step runs is reported once its commit succeeds: it fails
+        assert [e[1] for e in r["resumed"][:-1] if e[0] == "updates"] == [
+            {"done": {"log": ["done"], "x": 1}, "__metadata__": {"cached": True}}
+        ]
+
+    return Case(graph, script=script, spec=spec)

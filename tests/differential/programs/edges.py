@@ -233,6 +233,19 @@ def waiting_edge_in_a_loop(g: EngineAPI) -> Case:
 
 
 @program()
+def waiting_edge_to_end_triggers_nothing(g: EngineAPI) -> Case:
+    """``add_edge([a, b], END)`` is accepted; the run neither waits on it nor stops at it."""
+    b = _abc(g).add_edge(g.START, "b").add_edge("a", "c").add_edge(["a", "b"], g.END)
+    return Case(
+        draw=True,
+        graph=b.compile(),
+        modes=("debug",),
+        expect=({"n": 0, "log": ["a", "b", "c"]},),
+        inputs=({"n": 0},),
+    )
+
+
+@program()
 def same_step_join_runs_once(g: EngineAPI) -> Case:
     b = g.StateGraph(S)
     for name in ("a", "b", "c"):

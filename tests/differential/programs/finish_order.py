@@ -17,7 +17,7 @@ from sgdebug.sample_graphs._engines import EngineAPI
 
 from ..harness import Case, program
 
-AFTER_S = 0.1
+AFTER_S = 0.2
 """How long after the fast task the slow one finishes (seconds)."""
 WAIT_S = 5.0
 """The most the slow task waits for the fast one (a task run alone does not hang)."""

@@ -159,6 +159,13 @@ def reducer_with_defaulted_third_parameter(g: EngineAPI) -> Case:
     return Case(g.StateGraph(S).add_node("a", say("a")).add_edge(g.START, "a").compile())
 
 
+@program(raises=err("ValueError", "no signature found for builtin <built-in function max>"))
+def builtin_without_signature_as_reducer(g: EngineAPI) -> Case:
+    """``max`` cannot be checked for two parameters: building the state graph refuses it."""
+    S = typed_dict("S", {"x": Annotated[int, max]})
+    return Case(g.StateGraph(S).add_node("a", say("a")).add_edge(g.START, "a").compile())
+
+
 @program()
 def reducer_order_is_task_name_order(g: EngineAPI) -> Case:
     class S(TypedDict):

@@ -4,6 +4,7 @@ values, node errors, unknown keys, injected config/runtime/writer, and stream mo
 from __future__ import annotations
 
 import operator
+import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
@@ -206,6 +207,64 @@ def config_injection_with_caller_config(g: EngineAPI) -> Case:
 def config_injection_without_config(g: EngineAPI) -> Case:
     b = g.StateGraph(S).add_node("probe", _config_probe).add_edge(g.START, "probe")
     return Case(b.compile())
+
+
+def _kind(value: Any) -> str:
+    return "injected" if value is not None else "default"
+
+
+def _config_any(s: Any, config: Any = None) -> dict[str, Any]:
+    return {"log": [f"config: Any -> {_kind(config)}"]}
+
+
+def _config_union_string(s: Any, config: RunnableConfig | None = None) -> dict[str, Any]:
+    return {"log": [f"config: 'RunnableConfig | None' -> {_kind(config)}"]}
+
+
+def _config_positional_only(s: Any, config: RunnableConfig | None = None, /) -> dict[str, Any]:
+    return {"log": [f"config, / -> {_kind(config)}"]}
+
+
+def _config_unannotated(s, config=None):  # type: ignore[no-untyped-def]
+    return {"log": [f"config -> {_kind(config)}"]}
+
+
+def _writer_any(s: Any, writer: Any = None) -> dict[str, Any]:
+    return {"log": [f"writer: Any -> {_kind(writer)}"]}
+
+
+def _store_any(s: Any, store: Any = "mine") -> dict[str, Any]:
+    return {"log": [f"store: Any -> {store!r}"]}
+
+
+@program()
+def injected_parameters_follow_their_annotations(g: EngineAPI) -> Case:
+    """LangGraph passes ``config`` only when it is unannotated or annotated RunnableConfig
+    (as written: with postponed annotations the string ``'RunnableConfig | None'`` is not
+    one), ``writer`` only as StreamWriter, ``store`` only as BaseStore; never positional-only."""
+    b = g.StateGraph(S)
+    probes = (
+        _config_any, _config_union_string, _config_positional_only, _config_unannotated,
+        _writer_any, _store_any,
+    )  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # LangGraph's "should be typed as"
+        for probe in probes:
+            b.add_node(probe.__name__, probe).add_edge(g.START, probe.__name__)
+        graph = b.compile()
+    return Case(graph)
+
+
+@program()
+def config_typed_any_without_default_is_not_passed(g: EngineAPI) -> Case:
+    def needs(s: Any, config: Any) -> dict[str, Any]:
+        return {"log": ["never"]}
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        graph = g.StateGraph(S).add_node("needs", needs).add_edge(g.START, "needs").compile()
+    msg = "config_typed_any_without_default_is_not_passed.<locals>.needs() missing 1 required "
+    return Case(graph, expect=(err("TypeError", msg + "positional argument: 'config'"),))
 
 
 def _writes(s: Any, writer: StreamWriter) -> dict[str, Any]:
