@@ -23,6 +23,7 @@ from sgdebug.runtime._keywords import (
     check_durability,
     refuse_run_keywords,
 )
+from sgdebug.runtime._runnable_graph import as_runnable, starts_graph_run
 from sgdebug.runtime.engine._drain import inherited_control
 from sgdebug.runtime.engine._forward import astream_events, nested_emitter, stream_events
 from sgdebug.runtime.engine._hooks import PauseHook
@@ -43,7 +44,9 @@ from sgdebug.runtime.types import Command, StateSnapshot
 
 __all__ = ["CompileOptions", "CompiledStateGraph"]
 
-StreamMode = Literal["values", "updates", "custom", "tasks", "debug", "checkpoints", "messages"]
+StreamMode = Literal[
+    "values", "updates", "custom", "tasks", "debug", "checkpoints", "messages", "tools"
+]
 
 
 class Builder(Blueprint, Protocol):
@@ -249,6 +252,13 @@ class CompiledStateGraph(GraphPlan):
         """Run the graph to the end and return its output (by default the output state)."""
         refuse_run_keywords("invoke", print_mode, version, deprecated)
         check_durability("invoke", durability, self.checkpointer)
+        if starts_graph_run(config):  # a tracer sees the graph's run, its nodes within
+            return as_runnable(self).invoke(
+                input, config, context=context, stream_mode=stream_mode, print_mode=print_mode,
+                output_keys=output_keys, interrupt_before=interrupt_before,
+                interrupt_after=interrupt_after, durability=durability, control=control,
+                subgraphs=subgraphs, version=version, **deprecated,
+            )  # fmt: skip
         debug = deprecated.get("debug")
         if print_mode or version != "v1" or (self.debug if debug is None else debug):
             stream = partial(
@@ -351,6 +361,13 @@ class CompiledStateGraph(GraphPlan):
         """Async :meth:`invoke`: async nodes run on the caller's event loop."""
         refuse_run_keywords("ainvoke", print_mode, version, deprecated)
         check_durability("ainvoke", durability, self.checkpointer)
+        if starts_graph_run(config):
+            return await as_runnable(self).ainvoke(
+                input, config, context=context, stream_mode=stream_mode, print_mode=print_mode,
+                output_keys=output_keys, interrupt_before=interrupt_before,
+                interrupt_after=interrupt_after, durability=durability, control=control,
+                subgraphs=subgraphs, version=version, **deprecated,
+            )  # fmt: skip
         debug = deprecated.get("debug")
         if print_mode or version != "v1" or (self.debug if debug is None else debug):
             astream = partial(

@@ -189,9 +189,10 @@ def astream_events(
     version: str = "v2",
     **kwargs: Any,
 ) -> Any:
-    """LangChain's ``astream_events`` over a run of the graph: the graph's own
-    ``on_chain_start`` / ``on_chain_stream`` / ``on_chain_end`` events (not yet those of its
-    nodes and the models they call: see ``_runnable_graph``)."""
+    """LangChain's ``astream_events`` over a run of the graph: the graph's own chain events,
+    each node's (``on_chain_start`` / ``_stream`` / ``_end``) and those of the chat models
+    and tools nodes call (``on_chat_model_*``, ``on_tool_*``); not yet a subgraph's own
+    graph and node runs (see ``_runnable_graph``)."""
     from sgdebug.runtime._runnable_graph import as_runnable
 
     return as_runnable(graph).astream_events(input, config, version=version, **kwargs)

@@ -7,22 +7,38 @@ the graph (``"LangGraph"`` by default): callbacks in the config see its start, e
 it streams and its end, whose output is the run's final state. ``astream_events`` is
 langchain-core's, over that run.
 
-What it does not do yet: the graph's nodes and the chat models called in them are not
-child runs of it, so their events (``on_chain_*`` of nodes, ``on_chat_model_stream``) are
-not in ``astream_events``; only the graph's own ``on_chain_start`` / ``on_chain_stream`` /
-``on_chain_end`` are.
+The graph's run passes its callbacks on to its tasks: each node is a chain run, child of
+the graph's, and the models and tools a node calls are children of the node's run (see
+``engine._node_runs``), so ``astream_events`` shows them as LangGraph does. Not yet: a
+subgraph's own graph run and node runs (its models' and tools' runs are children of the
+parent's node run).
 """
 
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
+
+from sgdebug.runtime._constants import INTERRUPT
 
 if TYPE_CHECKING:
     from sgdebug.runtime._compiled import CompiledStateGraph
 
-__all__ = ["as_runnable"]
+__all__ = ["as_runnable", "starts_graph_run"]
+
+_CHILDREN: weakref.WeakSet[Any] = weakref.WeakSet()
+"""The callback managers a graph's own run hands its run (see :func:`starts_graph_run`)."""
+
+
+def _graph_metadata(config: Any) -> dict[str, Any]:
+    """The graph's own run's metadata, besides the config's (LangGraph's): the lifted
+    configurable keys and ``ls_integration``."""
+    from sgdebug.runtime.engine._messages_mode import lifted
+
+    meta = config.get("metadata") or {}
+    return {**lifted(config.get("configurable") or {}, meta), "ls_integration": "langgraph"}
 
 
 def as_runnable(graph: CompiledStateGraph) -> Any:
@@ -44,9 +60,16 @@ def _chunks(events: Iterator[tuple[str, Any]], asked: Any, out: list[Any]) -> It
     wanted = set(modes) if multi or asked == "values" else set(modes) - {"values"}
     for mode, payload in events:
         if mode == "values":
-            out[:] = [payload]
+            out[:] = [_settled(payload)]
         if mode in wanted:
             yield (mode, payload) if multi else payload
+
+
+def _settled(values: Any) -> Any:
+    """A ``values`` chunk as the run's output: without the interrupts it stopped at."""
+    if isinstance(values, dict) and INTERRUPT in values:
+        return {k: v for k, v in values.items() if k != INTERRUPT}
+    return values
 
 
 @functools.cache
@@ -86,7 +109,7 @@ def _runnable_class() -> type:
             config = ensure_config(config)
             manager = CallbackManager.configure(
                 config.get("callbacks"), self._bound_callbacks(), False, config.get("tags"),
-                None, config.get("metadata"),
+                None, config.get("metadata"), _graph_metadata(config),
             )  # fmt: skip
             run = manager.on_chain_start(
                 None, input, name=config.get("run_name") or self.name,
@@ -111,7 +134,7 @@ def _runnable_class() -> type:
             config = ensure_config(config)
             manager = AsyncCallbackManager.configure(
                 config.get("callbacks"), self._bound_callbacks(), False, config.get("tags"),
-                None, config.get("metadata"),
+                None, config.get("metadata"), _graph_metadata(config),
             )  # fmt: skip
             run = await manager.on_chain_start(
                 None, input, name=config.get("run_name") or self.name,
@@ -133,9 +156,26 @@ def _runnable_class() -> type:
     return GraphRunnable
 
 
+def starts_graph_run(config: Any) -> bool:
+    """Whether ``invoke`` / ``ainvoke`` with ``config`` runs as a chain run of the graph
+    (as LangGraph's, a Runnable): the config has callbacks (a tracer) that are not the
+    graph's own run's, and no task of another run is running (a subgraph's run is not a
+    chain run of its own yet: see the module docstring)."""
+    callbacks = (config or {}).get("callbacks")
+    if not callbacks or callbacks in _CHILDREN:
+        return False
+    from sgdebug.runtime.engine._nesting import current_parent
+
+    return current_parent() is None
+
+
 def _own(config: Any) -> dict[str, Any]:
-    """The parts of a Runnable config the graph's run takes."""
-    keys = ("tags", "metadata", "configurable", "recursion_limit")
+    """The parts of a Runnable config the graph's run takes (its callbacks: the graph's
+    run's child manager, marked as such)."""
+    callbacks = config.get("callbacks") if config else None
+    if callbacks is not None and not isinstance(callbacks, list):
+        _CHILDREN.add(callbacks)
+    keys = ("tags", "metadata", "configurable", "recursion_limit", "callbacks")
     return {k: config[k] for k in keys if config and config.get(k) is not None}
 
 
@@ -152,7 +192,7 @@ async def _achunks(events: Any, asked: Any, out: list[Any]) -> AsyncIterator[Any
     wanted = set(modes) if multi or asked == "values" else set(modes) - {"values"}
     async for mode, payload in events:
         if mode == "values":
-            out[:] = [payload]
+            out[:] = [_settled(payload)]
         if mode in wanted:
             yield (mode, payload) if multi else payload
 

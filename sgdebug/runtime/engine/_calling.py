@@ -68,8 +68,11 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
         scope.config = scope.pushed = None
         scope.counter = scope.subgraphs = 0
         token = None
-    messages = run.messages
-    streamed = messages.enter(run, task) if messages is not None else None
+    messages, node_runs = run.messages, run.node_runs
+    if node_runs is not None:
+        streamed = node_runs.enter(run, task)
+    else:
+        streamed = messages.enter(run, task) if messages is not None else None
     try:
         if task.node.policy is None:
             task.writes = call_task(run, task, scope)
@@ -83,7 +86,9 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
     except BaseException as exc:
         _cancelled(task, exc)
     finally:
-        if messages is not None:
+        if node_runs is not None:
+            node_runs.leave(streamed, run, task)
+        elif messages is not None:
             messages.leave(streamed)
         if token is None:
             scope.task = None
@@ -100,8 +105,11 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
         task.resume = []
     scope = TaskScope(run, task, task.resume)
     token = enter_scope(scope)
-    messages = run.messages
-    streamed = messages.enter(run, task) if messages is not None else None
+    messages, node_runs = run.messages, run.node_runs
+    if node_runs is not None:
+        streamed = await node_runs.aenter(run, task)
+    else:
+        streamed = messages.enter(run, task) if messages is not None else None
     try:
         if task.node.policy is None:
             task.writes = await acall_task(run, task, scope)
@@ -115,7 +123,9 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
     except BaseException as exc:
         _cancelled(task, exc)
     finally:
-        if messages is not None:
+        if node_runs is not None:
+            await node_runs.aleave(streamed, run, task)
+        elif messages is not None:
             messages.leave(streamed)
         leave_scope(token)
     if task.error is not None and task.node.policy is not None:

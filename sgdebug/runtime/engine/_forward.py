@@ -12,10 +12,9 @@ even their ``custom`` chunks).
 
 Streaming subgraphs, or the ``custom`` or ``messages`` mode, the caller gets each event
 as it settles, while the step that made it still runs (:func:`live_events`: a subgraph's
-updates, custom chunks as a node writes them). A graph's own
-parallel tasks are still reported together when their step ends, in scheduling order:
-LangGraph reports them in the order they finish, which varies from run to run, and the
-runtime keeps the deterministic order (see LANGGRAPH_SEMANTICS.md, streaming).
+updates, custom chunks as a node writes them, a graph's own parallel tasks as they finish,
+see :mod:`._finish_order`). Other streams get a step's events when the step ends (in the
+same order).
 """
 
 from __future__ import annotations
@@ -34,7 +33,10 @@ from sgdebug.runtime.engine._stream import Emitter
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._nesting import Parent
 
-__all__ = ["Forward", "LiveSink", "Sink", "astream_events", "nested_emitter", "stream_events"]
+__all__ = [
+    "Forward", "LiveSink", "Sink", "astream_events", "nested_emitter", "passes_on_only",
+    "stream_events",
+]  # fmt: skip
 
 Event = tuple[Any, ...]
 POLL_S = 0.01
@@ -108,7 +110,7 @@ class LiveSink:
             yield items.popleft()
 
 
-LIVE_MODES = frozenset({"custom", "messages"})
+LIVE_MODES = frozenset({"custom", "messages", "tools"})
 """Modes whose events a node makes while it runs: streamed as they are made, as in LangGraph."""
 
 
@@ -238,4 +240,15 @@ def nested_emitter(
     emit.modes = own | modes
     emit.subgraphs = True
     emit.forward = Forward(target, parent.namespace, modes, own)
+    if emit.messages is not None and target.messages is not None:
+        # A message streamed under the subgraph's namespace is not streamed again when
+        # the parent's task returns it (LangGraph).
+        emit.messages.seen, emit.messages.lock = target.messages.seen, target.messages.lock
     return emit
+
+
+def passes_on_only(emit: Emitter) -> bool:
+    """Whether ``emit`` is a subgraph's run's that only passes its events on to its
+    parent's stream (the run's own caller streams nothing)."""
+    forward = emit.forward
+    return isinstance(forward, Forward) and not forward.local

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from sgdebug.runtime.engine._task import Task
     from sgdebug.runtime.engine._view import RunView
 
-__all__ = ["LIFTED_KEYS", "MessagesStream", "push_message"]
+__all__ = ["LIFTED_KEYS", "MessagesStream", "lifted", "push_message", "task_metadata", "task_ns"]
 
 LIFTED_KEYS = (
     "thread_id",
@@ -48,35 +48,27 @@ NOSTREAM = "nostream"
 
 
 class MessagesStream:
-    """One run's ``messages`` mode: its handler, the ids streamed so far, and the emitter."""
+    """One run's ``messages`` and / or ``tools`` mode (the modes langchain-core's callbacks
+    feed): the handlers, the ids streamed so far, and the emitter."""
 
-    __slots__ = ("_handler", "emit", "lock", "seen")
+    __slots__ = ("_handler", "_tools", "emit", "lock", "seen", "tokens", "tools")
 
-    def __init__(self, emit: Callable[[str, Any], None]) -> None:
+    def __init__(self, emit: Callable[[str, Any], None], modes: frozenset[str]) -> None:
         self.emit = emit
+        self.tokens = "messages" in modes
+        """Whether the ``messages`` mode is streamed."""
+        self.tools = "tools" in modes
+        """Whether the ``tools`` mode is streamed (:mod:`._tools_mode`)."""
         self.seen: set[Any] = set()
         self.lock = threading.Lock()
         self._handler: Any = None
+        self._tools: Any = None
 
     # -- messages of tasks ---------------------------------------------------------------
 
     def metadata(self, run: RunView, task: Task) -> dict[str, Any]:
         """The metadata of ``task``'s messages."""
-        config = run.config
-        meta: dict[str, Any] = dict(config.get("metadata") or {})
-        configurable = config.get("configurable") or {}
-        for key in LIFTED_KEYS:
-            if key in configurable and key not in meta:
-                meta[key] = configurable[key]
-        meta["ls_integration"] = "langgraph"
-        meta.update(
-            langgraph_step=run.step,
-            langgraph_node=task.name,
-            langgraph_triggers=task.triggers,
-            langgraph_path=task.path,
-            langgraph_checkpoint_ns=_task_ns(run, task),
-        )
-        return meta
+        return task_metadata(run, task)
 
     def started(self, task: Task) -> None:
         """A task starts: the messages of its input count as streamed."""
@@ -95,6 +87,19 @@ class MessagesStream:
             meta = meta if meta is not None else self.metadata(run, task)
             self.send(message, meta)
 
+    def hears(self) -> bool:
+        """Whether a langchain-core callback arriving now is this stream's: not one from a
+        task of a subgraph's run that streams nothing itself (as in LangGraph, a stream
+        without ``subgraphs=True`` leaves out what a subgraph's models and tools do; a
+        graph run on a thread of its own is no subgraph)."""
+        from sgdebug.runtime.engine._context import SCOPE
+
+        scope = SCOPE.get()
+        if scope is None:
+            return True
+        owner = scope.owner
+        return owner.messages is self or not owner.namespace
+
     def send(self, message: Any, meta: Mapping[str, Any], *, once: bool = True) -> None:
         """Stream ``message`` (unless ``once`` and it was streamed already)."""
         with self.lock:
@@ -112,7 +117,8 @@ class MessagesStream:
         and chat models see its config; returns the token :meth:`leave` takes."""
         from langchain_core.runnables.config import var_child_runnable_config
 
-        self.started(task)
+        if self.tokens:
+            self.started(task)
         return var_child_runnable_config.set(self.child_config(run, task))  # type: ignore[arg-type]
 
     def leave(self, token: Any) -> None:
@@ -128,21 +134,31 @@ class MessagesStream:
 
         config = run.config
         configurable = dict(config.get("configurable") or {})
-        configurable["checkpoint_ns"] = _task_ns(run, task)
-        tags, meta, handler = (
-            list(config.get("tags") or []),
-            self.metadata(run, task),
-            self.handler(),
-        )
+        configurable["checkpoint_ns"] = task_ns(run, task)
+        tags, meta = list(config.get("tags") or []), self.metadata(run, task)
+        handlers = self.handlers()
         # Tags and metadata ride on the callbacks too: a call given a config of its own
         # (``model.invoke(x, {"tags": [...]})``) keeps them.
         callbacks = CallbackManager(
-            [handler], [handler], tags=tags, inheritable_tags=tags,
+            handlers, handlers, tags=tags, inheritable_tags=tags,
             metadata=meta, inheritable_metadata=meta,
         )  # fmt: skip
         return {
             "tags": tags, "metadata": meta, "callbacks": callbacks, "configurable": configurable,
         }  # fmt: skip
+
+    def handlers(self) -> list[Any]:
+        """The callback handlers of the modes streamed (made on first use)."""
+        handlers = []
+        if self.tokens:
+            handlers.append(self.handler())
+        if self.tools:
+            if self._tools is None:
+                from sgdebug.runtime.engine._tools_mode import tools_handler
+
+                self._tools = tools_handler(self)
+            handlers.append(self._tools)
+        return handlers
 
     def handler(self) -> Any:
         """The langchain-core callback handler of this stream (made on first use)."""
@@ -169,7 +185,7 @@ def push_message(message: Any, *, state_key: str | None = "messages") -> Any:
     if message.id is None:
         raise ValueError("Message ID is required")
     stream = scope.owner.messages
-    if stream is not None:
+    if stream is not None and stream.tokens:
         stream.send(message, scope.get_config()["metadata"], once=False)
     if state_key:
         if scope.pushed is None:
@@ -178,7 +194,36 @@ def push_message(message: Any, *, state_key: str | None = "messages") -> Any:
     return message
 
 
-def _task_ns(run: RunView, task: Task) -> str:
+def task_metadata(run: RunView, task: Task) -> dict[str, Any]:
+    """The metadata LangGraph gives what runs in ``task`` (its messages, its models, its
+    chain run): the run's metadata and lifted configurable keys, ``ls_integration`` and the
+    task's ``langgraph_*`` keys."""
+    config = run.config
+    meta: dict[str, Any] = dict(config.get("metadata") or {})
+    configurable = config.get("configurable") or {}
+    meta.update(lifted(configurable, meta))
+    meta["ls_integration"] = "langgraph"
+    meta.update(
+        langgraph_step=run.step,
+        langgraph_node=task.name,
+        langgraph_triggers=task.triggers,
+        langgraph_path=task.path,
+        langgraph_checkpoint_ns=task_ns(run, task),
+    )
+    return meta
+
+
+def lifted(configurable: Mapping[str, Any], meta: Mapping[str, Any]) -> dict[str, Any]:
+    """The configurable keys (of :data:`LIFTED_KEYS`, set and not ``None``) that metadata
+    ``meta`` repeats, as LangGraph does."""
+    return {
+        key: configurable[key]
+        for key in LIFTED_KEYS
+        if configurable.get(key) is not None and key not in meta
+    }
+
+
+def task_ns(run: RunView, task: Task) -> str:
     return "|".join((*run.namespace, f"{task.name}:{task.id}"))
 
 
@@ -203,6 +248,22 @@ def _messages_in(values: Iterable[Any], message: type) -> list[Any]:
         elif isinstance(value, list | tuple):
             out.extend(item for item in value if isinstance(item, message))
     return out
+
+
+def _mark_progress() -> None:
+    """A model's token, streamed while the task running here runs: progress for its idle
+    time limit, unless the limit counts only heartbeats (``refresh_on="heartbeat"``)."""
+    import time
+
+    from sgdebug.runtime.engine._context import SCOPE
+
+    scope = SCOPE.get()
+    task = scope.task if scope is not None else None
+    policy = task.node.policy if task is not None else None
+    limit = policy.timeout if policy is not None else None
+    if limit is not None and limit.idle_timeout is not None and limit.refresh_on == "auto":
+        assert task is not None
+        task.beat = time.monotonic()
 
 
 def _handler_class() -> type:
@@ -235,7 +296,7 @@ def _handler_class() -> type:
             self, serialized: Any, messages: Any, *, run_id: Any, **kwargs: Any
         ) -> None:
             tags, metadata = kwargs.get("tags") or [], kwargs.get("metadata")
-            if metadata is None or NOSTREAM in tags:
+            if metadata is None or NOSTREAM in tags or not self.stream.hears():
                 return
             meta = dict(metadata)
             user_tags = [t for t in tags if not t.startswith("seq:step")]
@@ -246,6 +307,7 @@ def _handler_class() -> type:
         def on_llm_new_token(self, token: Any, *, run_id: Any, **kwargs: Any) -> None:
             chunk, meta = kwargs.get("chunk"), self.runs.get(run_id)
             if meta is not None and isinstance(chunk, ChatGenerationChunk):
+                _mark_progress()
                 self.stream.send(chunk.message, meta, once=False)
 
         def on_llm_end(self, response: Any, *, run_id: Any, **kwargs: Any) -> None:

@@ -21,11 +21,13 @@ from sgdebug.runtime.engine._context import SCOPE, TaskScope
 from sgdebug.runtime.engine._drain import check_drain
 from sgdebug.runtime.engine._error_handlers import resume_handlers, with_handlers
 from sgdebug.runtime.engine._executor import arun_tasks, run_tasks
+from sgdebug.runtime.engine._finish_order import NONE, finish_order
+from sgdebug.runtime.engine._forward import passes_on_only
 from sgdebug.runtime.engine._options import RunOptions
 from sgdebug.runtime.engine._plan import apply_prefill, plan_tasks, stops_at
 from sgdebug.runtime.engine._records import CommitRecord
 from sgdebug.runtime.engine._state import NO_RECORD, RunState
-from sgdebug.runtime.engine._step_failure import commit_failure, plan_failure
+from sgdebug.runtime.engine._step_failure import keep_failure
 from sgdebug.runtime.engine._task import Task, path_key
 from sgdebug.runtime.engine._view import Status
 from sgdebug.runtime.errors import GraphRecursionError, troubleshooting
@@ -180,7 +182,7 @@ class Run(RunState):
         the failure (the run is then back before the step, status ``error``)."""
         if self.persist is not None:
             self.persist.flush()  # the step's writes stay, as without a commit
-        return isinstance(exc, Exception) and self._keep_failure("commit", exc)
+        return isinstance(exc, Exception) and keep_failure(self, "commit", exc)
 
     # -- steering (the debugger's verbs) -------------------------------------------------
 
@@ -243,34 +245,6 @@ class Run(RunState):
         self.failure = None
         self.status = "paused"
 
-    def _keep_failure(self, phase: str, error: Exception) -> bool:
-        """Ask the observer whether to keep a step that failed outside its tasks.
-
-        A commit failure first takes the run back to the checkpoint the step started from
-        (the failed commit may have changed some channels); without one it is not kept.
-        Kept: :attr:`failure` is set and the status is ``error``.
-        """
-        if not self.observer.watched:
-            return False
-        persist = self.persist
-        record = persist.record if persist is not None else None
-        if phase == "commit":
-            if persist is None or record is None:
-                return False
-            values = persist.load(record)
-            fresh = {k: c.from_checkpoint(values[k]) if k in values else c.copy()
-                     for k, c in self.graph.channel_specs.items()}  # fmt: skip
-            ordered = sorted(self.tasks, key=path_key)
-            writes = [(t.name, k, v) for t in ordered for k, v in t.writes]
-            failure = commit_failure(fresh, writes, self.step, error)
-            self.rollback()
-        else:
-            failure = plan_failure(self.step, error)
-        if not self.observer.step_failed(self, failure):
-            return False
-        self.failure, self.status = failure, "error"
-        return True
-
     # -- plan --------------------------------------------------------------------------------
 
     def plan(self) -> bool:
@@ -296,7 +270,7 @@ class Run(RunState):
             emit = self.options.emit
             if emit is not None and self.commit_mark is not None:
                 emit.truncate(self.commit_mark)
-            if self._keep_failure("plan", exc):
+            if keep_failure(self, "plan", exc):
                 self.tasks = []
                 return False
             raise
@@ -329,8 +303,8 @@ class Run(RunState):
             self.persist.mark_interrupt(self)
         else:
             self.versions_seen[INTERRUPT] = dict(self.versions)
-        if self.options.emit is not None:
-            self.options.emit("updates", {INTERRUPT: ()})
+        if self.options.emit is not None and not passes_on_only(self.options.emit):
+            self.options.emit("updates", {INTERRUPT: ()})  # (a subgraph's: see _interrupted)
 
     # -- execute -----------------------------------------------------------------------------
 
@@ -340,12 +314,14 @@ class Run(RunState):
         if self.graph.cache is not None:
             pending, keyed = replay(self, pending)
         limit, timeout = self.options.config.get("max_concurrency"), self.graph.step_timeout
-        late = run_tasks(self.run_task, pending, limit, timeout)
+        order = finish_order(self, pending)  # (streamed as they finish: see FinishOrder)
+        late = run_tasks(order.wrap(self.run_task), pending, limit, timeout)
         if late:
-            self._step_timed_out(pending, late, TimeoutError("Timed out"), CancelledError())
+            ran = order.unstreamed(pending)
+            self._step_timed_out(ran, late, TimeoutError("Timed out"), CancelledError())
         if keyed:
             remember(self, keyed)
-        return self.finish_execute(pending)
+        return self.finish_execute(pending, order.close())
 
     async def aexecute(self) -> bool:
         """:meth:`execute` on the event loop."""
@@ -353,15 +329,18 @@ class Run(RunState):
         if self.graph.cache is not None:
             pending, keyed = await areplay(self, pending)
         limit, timeout = self.options.config.get("max_concurrency"), self.graph.step_timeout
-        late = await arun_tasks(self.run_task, self.arun_task, pending, limit, timeout)
+        order = finish_order(self, pending)
+        run_task, arun_task = order.wrap(self.run_task), order.awrap(self.arun_task)
+        late = await arun_tasks(run_task, arun_task, pending, limit, timeout)
         if late:
             import asyncio
 
             # (LangGraph's async message is empty)
-            self._step_timed_out(pending, late, TimeoutError(), asyncio.CancelledError())
+            ran = order.unstreamed(pending)
+            self._step_timed_out(ran, late, TimeoutError(), asyncio.CancelledError())
         if keyed:
             await aremember(self, keyed)
-        return self.finish_execute(pending)
+        return self.finish_execute(pending, order.close())
 
     def _step_timed_out(
         self, ran: Sequence[Task], late: Sequence[Task], error: Exception, cancel: BaseException
@@ -389,8 +368,9 @@ class Run(RunState):
             self.cached_ids = set()
         return pending
 
-    def finish_execute(self, ran: Sequence[Task]) -> bool:
-        """After tasks ran: report them, handle errors and interrupts, pick the next phase."""
+    def finish_execute(self, ran: Sequence[Task], streamed: frozenset[int] = NONE) -> bool:
+        """After tasks ran: report them (to the stream, those not ``streamed`` yet: ids of
+        tasks), handle errors and interrupts, pick the next phase."""
         if len(ran) == 1 and len(self.tasks) == 1 and self.options.emit is None:
             task = ran[0]
             if task.done and not self.observer.watched:
@@ -400,7 +380,7 @@ class Run(RunState):
                 return False
         if self.graph.handles_errors:
             ran = with_handlers(ran)
-        paused = self._report(ran)
+        paused = self._report(ran, streamed)
         failed = self.failed
         if failed is not None:
             self._task_failed(failed)
@@ -415,12 +395,13 @@ class Run(RunState):
             self.phase = "commit"
         return paused
 
-    def _report(self, ran: Sequence[Task]) -> bool:
-        """Tell the stream, the journal and the observer what ``ran`` did; whether to pause."""
+    def _report(self, ran: Sequence[Task], streamed: frozenset[int] = NONE) -> bool:
+        """Tell the stream (of those not ``streamed``), the journal and the observer what
+        ``ran`` did; whether to pause."""
         emit, persist, observer = self.options.emit, self.persist, self.observer
         if emit is not None:
             for task in ran:
-                if task.interrupts:
+                if task.interrupts and id(task) not in streamed:
                     emit.interrupted(self, task)
         # Without a watcher or a stream nothing can read the saver before the step's save,
         # so the writes of finished tasks are stored with its checkpoint, in one call.
@@ -431,7 +412,7 @@ class Run(RunState):
                 continue  # cancelled when a sibling failed (see arun_tasks): nothing to report
             if persist is not None:
                 persist.task_done(task, defer=defer)
-            if emit is not None:
+            if emit is not None and id(task) not in streamed:
                 if task.done and len(ran) == 1 and self._alone(task):
                     self.deferred = [task]  # reported once its commit succeeds
                 else:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from sgdebug.runtime._constants import START
+from sgdebug.runtime._constants import INTERRUPT, START
 from sgdebug.runtime.channels import BaseChannel
 from sgdebug.runtime.engine._apply import (
     Moved,
@@ -27,6 +27,7 @@ from sgdebug.runtime.engine._apply import (
 )
 from sgdebug.runtime.engine._calling import task_config
 from sgdebug.runtime.engine._context import ScopeOwner, TaskScope
+from sgdebug.runtime.engine._forward import passes_on_only
 from sgdebug.runtime.engine._journal import Journal, Mutation
 from sgdebug.runtime.engine._observer import QUIET, HookObserver, Observer
 from sgdebug.runtime.engine._options import RunOptions
@@ -42,6 +43,7 @@ from sgdebug.runtime.types import Command, Interrupt
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._messages_mode import MessagesStream
+    from sgdebug.runtime.engine._node_runs import NodeRuns
 
 __all__ = ["NO_RECORD", "ApplyKind", "RunState"]
 
@@ -63,7 +65,7 @@ class RunState:
     __slots__ = (
         "_inline", "announces", "applies", "breakpoint", "cached_ids", "channels",
         "commit_mark", "deferred", "dirty", "failure", "graph", "ids", "interrupts",
-        "last_commit", "max_version", "messages", "moved", "null_resume", "observer",
+        "last_commit", "max_version", "messages", "moved", "node_runs", "null_resume", "observer",
         "options", "persist", "phase", "prefill", "resume_map", "status", "step", "stop",
         "tasks", "updated", "versions", "versions_seen", "watched_changed",
     )  # fmt: skip
@@ -78,6 +80,13 @@ class RunState:
         )
         """The stream's ``messages`` mode, when it is streamed (its tasks' chat models
         stream to it)."""
+        callbacks = options.config.get("callbacks")
+        self.node_runs: NodeRuns | None = None
+        """Its tasks as chain runs of ``config["callbacks"]``, when it has some."""
+        if callbacks:
+            from sgdebug.runtime.engine._node_runs import NodeRuns
+
+            self.node_runs = NodeRuns(callbacks, self.messages)
         self.channels: dict[str, BaseChannel] = {
             k: c.copy() for k, c in graph.channel_specs.items()
         }
@@ -332,6 +341,9 @@ class RunState:
                     if key in self.graph.state_keys:
                         grouped[key].append(value)
             self._apply(grouped, "interrupt")
+        emit = self.options.emit
+        if emit is not None and not self.interrupts and not passes_on_only(emit):
+            emit("updates", {INTERRUPT: ()})  # a subgraph stopped at a breakpoint of its own
 
     def _report_values(self, updated: set[str]) -> None:
         watch = self.options.watch

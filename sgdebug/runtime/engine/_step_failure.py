@@ -15,14 +15,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from sgdebug.runtime.channels import BaseChannel
+from sgdebug.runtime.engine._task import path_key
+
+if TYPE_CHECKING:
+    from sgdebug.runtime.engine._run import Run
 
 __all__ = [
     "StepFailure",
     "before_task",
     "commit_failure",
+    "keep_failure",
     "plan_failure",
     "reducer_name",
 ]
@@ -113,3 +118,32 @@ def _rejected_key(error: BaseException) -> str | None:
     except Exception:
         return None
     return str(loc[0]) if loc else None
+
+
+def keep_failure(run: Run, phase: str, error: Exception) -> bool:
+    """Ask ``run``'s observer whether to keep a step that failed outside its tasks.
+
+    A commit failure first takes the run back to the checkpoint the step started from
+    (the failed commit may have changed some channels); without one it is not kept.
+    Kept: the run's ``failure`` is set and its status is ``error``.
+    """
+    if not run.observer.watched:
+        return False
+    persist = run.persist
+    record = persist.record if persist is not None else None
+    if phase == "commit":
+        if persist is None or record is None:
+            return False
+        values = persist.load(record)
+        fresh = {k: c.from_checkpoint(values[k]) if k in values else c.copy()
+                 for k, c in run.graph.channel_specs.items()}  # fmt: skip
+        ordered = sorted(run.tasks, key=path_key)
+        writes = [(t.name, k, v) for t in ordered for k, v in t.writes]
+        failure = commit_failure(fresh, writes, run.step, error)
+        run.rollback()
+    else:
+        failure = plan_failure(run.step, error)
+    if not run.observer.step_failed(run, failure):
+        return False
+    run.failure, run.status = failure, "error"
+    return True

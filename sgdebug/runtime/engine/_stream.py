@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 _TASK_MODES = frozenset(("tasks", "debug"))
 _CHECKPOINT_MODES = frozenset(("checkpoints", "debug"))
+_CALLBACK_MODES = frozenset(("messages", "tools"))
+"""Modes fed by langchain-core callbacks in a task's config (:mod:`._messages_mode`)."""
 
 
 def _now() -> str:
@@ -65,11 +67,11 @@ class Emitter:
         self.lock = threading.Lock()
         """Serialises :meth:`flush` (tasks in several threads may flush at once)."""
         self.messages: MessagesStream | None = None
-        """The ``messages`` mode's state, when it is streamed."""
-        if "messages" in self.modes:
+        """The ``messages`` / ``tools`` modes' state, when one is streamed."""
+        if not self.modes.isdisjoint(_CALLBACK_MODES):
             from sgdebug.runtime.engine._messages_mode import MessagesStream
 
-            self.messages = MessagesStream(self)
+            self.messages = MessagesStream(self, self.modes)
 
     def __call__(self, mode: str, payload: Any) -> None:
         if mode in self.modes:
@@ -123,8 +125,9 @@ class Emitter:
     def _result(self, run: RunView, task: Task) -> None:
         if isinstance(task.error, ParentCommand):
             return
-        if self.messages is not None and not task.interrupts and task.name != START:
-            self.messages.finished(run, task)
+        messages = self.messages
+        if messages is not None and messages.tokens and not task.interrupts and task.name != START:
+            messages.finished(run, task)
         if task.error is None or task.writes:
             self.events.extend(self._updates(run, task))
         self._task_result_event(run, task)

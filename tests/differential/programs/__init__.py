@@ -13,6 +13,7 @@ from . import (
     cache,
     channels,
     edges,
+    finish_order,
     messages,
     messages_stream,
     parent_command,
@@ -27,6 +28,7 @@ from . import (
     subgraph_detection,
     subgraph_streams,
     subgraphs,
+    tools_stream,
 )
 
 __all__ = [
@@ -35,6 +37,7 @@ __all__ = [
     "cache",
     "channels",
     "edges",
+    "finish_order",
     "messages",
     "messages_stream",
     "parent_command",
@@ -49,4 +52,5 @@ __all__ = [
     "subgraph_detection",
     "subgraph_streams",
     "subgraphs",
+    "tools_stream",
 ]

@@ -212,7 +212,8 @@ def a_task_writing_a_key_twice_shows_its_writes(g: EngineAPI) -> Case:
 async def _root_events(graph: Any, *args: Any, **kwargs: Any) -> list[Any]:
     """The graph run's own ``astream_events`` (v2) events: event, name, data, run id given.
 
-    Only root events are compared: sgdebug does not emit its nodes' events yet."""
+    Only root events are compared here (node and model events: tests/runtime/
+    test_astream_events.py)."""
     out: list[Any] = []
     async for event in graph.astream_events(*args, version="v2", **kwargs):
         if not event["parent_ids"]:

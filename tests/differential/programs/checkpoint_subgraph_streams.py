@@ -63,3 +63,28 @@ def stream_subgraphs_checkpoints_and_interrupts(g: EngineAPI) -> Case:
             yield f"resume {mode}", events(lambda: run(g.Command(resume="yes")))
 
     return Case(graph, script=script)
+
+
+@ckpt
+def a_subgraphs_breakpoint_is_reported_by_the_root(g: EngineAPI) -> Case:
+    """A subgraph stopping at its own ``interrupt_before`` streams no ``__interrupt__``
+    update under its namespace: the root reports ``{"__interrupt__": ()}`` once the step
+    stops (after the values its finished tasks wrote); resuming goes on inside it."""
+    inner = g.StateGraph(S).add_node("i1", say("i1")).add_node("i2", say("i2"))
+    inner = inner.add_edge(g.START, "i1").add_edge("i1", "i2").compile(interrupt_before=["i2"])
+    b = g.StateGraph(S).add_node("inner", inner).add_node("z", say("z"))
+    b.add_edge(g.START, "inner").add_edge("inner", "z")
+    graph = b.compile(checkpointer=g.InMemorySaver())
+
+    def script() -> Script:
+        modes = (["updates", "values"], "updates", "debug")
+        for i, (mode, nested) in enumerate((m, n) for m in modes for n in (False, True)):
+            config = thread(f"t{i}")
+
+            def run(inp: Any, cfg: dict[str, Any] = config, m: Any = mode, n: Any = nested) -> Any:
+                return graph.stream(inp, cfg, stream_mode=m, subgraphs=n)
+
+            yield f"stream {mode} {nested}", events(lambda: run({"log": []}))
+            yield f"resume {mode} {nested}", events(lambda: run(None))
+
+    return Case(graph, script=script)
