@@ -22,7 +22,7 @@ import pytest
 
 from sgdebug.sample_graphs._engines import Engine
 
-from .conftest import PATHS, Recorder, RunPath, settle
+from .conftest import PATHS, Recorder, RunPath, compare
 from .harness import CHECKPOINT, check_expectations, diff, run_program
 from .programs import (  # noqa: F401 - registers the programs
     checkpoint,
@@ -99,10 +99,10 @@ def test_same_as_langgraph(
         pytest.skip("pause hooks are sgdebug's")
     if engine == "sgdebug" and name in KNOWN_MISMATCHES:
         request.applymarker(pytest.mark.xfail(reason=KNOWN_MISMATCHES[name], strict=True))
-    got = run_program(CHECKPOINT[name], engine, saver)
-    report = settle(
+    report = compare(
         CHECKPOINT[name],
         record(CHECKPOINT[name], "langgraph"),
-        lambda expected: diff(expected, got, ("langgraph", engine)),
+        lambda: run_program(CHECKPOINT[name], engine, saver),
+        lambda expected, got: diff(expected, got, ("langgraph", engine)),
     )
     assert not report, "\n" + report

@@ -17,7 +17,7 @@ import pytest
 from sgdebug.sample_graphs._engines import Engine
 
 from . import programs  # noqa: F401 - registers the programs
-from .conftest import PATHS, Recorder, RunPath, settle
+from .conftest import PATHS, Recorder, RunPath, compare, settle
 from .harness import CORE, Program, check_expectations, diff, run_program
 
 NAMES = list(CORE)
@@ -38,11 +38,11 @@ def test_langgraph_matches_spec(name: str, record: Recorder) -> None:
 def test_same_as_langgraph(name: str, path: RunPath, record: Recorder, engine: Engine) -> None:
     if engine == "langgraph" and path == "hooked":
         pytest.skip("pause hooks are sgdebug's")
-    got = run_program(CORE[name], engine)
-    report = settle(
+    report = compare(
         CORE[name],
         record(CORE[name], "langgraph"),
-        lambda expected: diff(expected, got, ("langgraph", engine)),
+        lambda: run_program(CORE[name], engine),
+        lambda expected, got: diff(expected, got, ("langgraph", engine)),
     )
     assert not report, "\n" + report
 
