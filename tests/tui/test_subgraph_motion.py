@@ -55,3 +55,16 @@ def test_f_finishes_the_inner_subgraph_and_shows_the_frame_above() -> None:
 
     graph = deep_graph.build().compile()
     drive(graph_session(graph, "deep", deep_graph.EXAMPLE_INPUT), scenario)
+
+
+def test_at_80_columns_the_status_line_keeps_where_the_run_stopped() -> None:
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        await press(app, pilot, "s", "s", "s")
+        shown = status_text(app)[: app.size.width]  # what the terminal has room for
+        assert "Paused in research before gather (step 1 of research)." in shown
+        assert "sample_graphs" not in shown  # the target gave way to the message
+        await pilot.resize_terminal(160, 48)
+        await pilot.pause()
+        assert "nested [native]  Paused in research" in status_text(app)  # room again
+
+    drive(sample_session("nested"), scenario, size=(80, 24))

@@ -63,13 +63,37 @@ class StatusLine(Static):
         self.status = "running"
         self._draw()
 
+    def on_resize(self) -> None:
+        self._draw()
+
     def _draw(self) -> None:
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f" {STATUS_SYMBOL[self.status]} {self.status.upper()} ", style="bold")
         if self._step is not None:
             text.append(f" step {self._step} ")
-        text.append(f" {self._label} ", style="dim")
-        if self._engine:
-            text.append(f"[{self._engine}] ", style="dim italic")
-        text.append(f" {self._detail}")
+        detail = f" {self._detail}"
+        room = self.size.width - text.cell_len - Text(detail).cell_len
+        label = self._label
+        if self.size.width and room >= 0:  # (a message too long anyway keeps the label)
+            label = _fitted(label, self._engine, room)
+        if label:
+            text.append(f" {label} ", style="dim")
+            if self._engine:
+                text.append(f"[{self._engine}] ", style="dim italic")
+        text.append(detail)
         self.update(text)
+
+
+def _fitted(label: str, engine: str, room: int) -> str:
+    """The target's label as it fits in ``room`` cells beside the engine's name, so that
+    a narrow terminal shows why the run stopped whole: the label whole, then the module's
+    last part (``nested:graph``), then nothing."""
+    extra = len(engine) + 3 if engine else 0
+    module, colon, attr = label.rpartition(":")
+    name = module.rsplit("/", 1)[-1]
+    name = name if name.endswith(".py") else name.rpartition(".")[2]
+    short = f"{name}{colon}{attr}" if colon else label
+    for candidate in (label, short):
+        if len(candidate) + 2 + extra <= room:
+            return candidate
+    return ""
