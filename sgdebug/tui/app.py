@@ -393,9 +393,11 @@ class DebuggerApp(ActionsMixin, App[int]):
         elif not failed and self.detail == "traceback":
             self.show_detail("diff")
         panes.set_class(failed, "-failed")
-        if self.inspecting is None and frame.channels:
+        names = [r.name for r in frame.channels]
+        inspecting = self.inspecting
+        gone = inspecting is not None and inspecting[0] == "channel" and inspecting[1] not in names
+        if (inspecting is None or gone) and names:  # (gone: a frame of other channels)
             selected = self.query_one(ChannelsPane).selected
-            names = [r.name for r in frame.channels]
             self.inspecting = ("channel", selected if selected in names else names[0])
         self.refresh_inspector()
 

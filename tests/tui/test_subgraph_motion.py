@@ -9,6 +9,7 @@ from sgdebug.tui.app import DebuggerApp
 from sgdebug.tui.widgets.breadcrumb import Breadcrumb
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.graph_pane import GraphPane
+from sgdebug.tui.widgets.inspector_pane import InspectorPane
 from sgdebug.tui.widgets.tasks_pane import TasksPane
 from tests.debugger import deep_graph
 
@@ -68,3 +69,18 @@ def test_at_80_columns_the_status_line_keeps_where_the_run_stopped() -> None:
         assert "nested [native]  Paused in research" in status_text(app)  # room again
 
     drive(sample_session("nested"), scenario, size=(80, 24))
+
+
+def test_the_value_pane_follows_into_a_frame_without_the_channel_it_showed() -> None:
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        inspector = app.query_one(InspectorPane)
+        await press(app, pilot, "s", "s")
+        app.query_one(ChannelsPane).focus()
+        await press(app, pilot, "down", "down")  # topic, summary, report: the parent's own
+        assert inspector.subject == "channel report"
+        await press(app, pilot, "s")  # into research, which has no report
+        names = [r.name for r in app.query_one(ChannelsPane).rows_shown]
+        assert "report" not in names
+        assert inspector.subject.removeprefix("channel ") in names  # not "No channel ..."
+
+    drive(sample_session("nested"), scenario)
