@@ -155,3 +155,41 @@ def test_pending_writes_wait_encoded_and_flush_against_their_checkpoint() -> Non
         (task_id("c9", done.path), "x", 1),
         (task_id("c9", done.path), "y", [2]),
     ]
+
+
+def test_checkpoint_metadata_is_worked_out_once_a_run_while_its_config_stays(
+    monkeypatch: Any,
+) -> None:
+    """The user's metadata goes into every checkpoint; it is made again only when the
+    config's ``metadata``/``configurable`` change (a config without ``metadata`` made it
+    again at every save: a per-step cost on the history path)."""
+    from typing import TypedDict
+
+    from sgdebug.runtime import START, StateGraph
+    from sgdebug.runtime.persist import _persist
+
+    made: list[Any] = []
+    original = _persist.user_metadata
+
+    def counted(config: Any) -> Any:
+        made.append(config)
+        return original(config)
+
+    class S(TypedDict):
+        n: int
+
+    def bump(state: S) -> dict[str, int]:
+        return {"n": state["n"] + 1}
+
+    def again(state: S) -> str:
+        return "bump" if state["n"] < 20 else "__end__"
+
+    graph = StateGraph(S).add_node("bump", bump).add_edge(START, "bump")
+    graph.add_conditional_edges("bump", again)
+    compiled = graph.compile(checkpointer=InMemorySaver())
+    monkeypatch.setattr(_persist, "user_metadata", counted)
+    config = {"configurable": {"thread_id": THREAD, "user_id": "ann"}}
+    assert compiled.invoke({"n": 0}, config) == {"n": 20}
+    history = list(compiled.get_state_history(config))
+    assert len(history) == 22 and all(s.metadata["user_id"] == "ann" for s in history)
+    assert len(made) == 1

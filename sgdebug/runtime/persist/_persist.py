@@ -54,6 +54,9 @@ RESUME = "__resume__"
 NULL_TASK = "00000000-0000-0000-0000-000000000000"
 """Task id of writes that belong to the checkpoint, not a task (a bare resume value)."""
 _new = tuple.__new__
+_ABSENT: Mapping[str, Any] = {}
+"""What ``_user_metadata`` takes for a config without ``metadata``/``configurable``: one
+object, so that the identity check finds it unchanged (never mutated)."""
 """Builds a NamedTuple from a tuple of all its fields: its own constructor is a Python
 function, and saving makes several per superstep."""
 
@@ -272,7 +275,7 @@ class Persistence:  # implements engine._journal.Journal
     def _user_metadata(self, config: Mapping[str, Any]) -> Mapping[str, Any]:
         """What the run's config adds to its checkpoints' metadata (``_metadata``), made
         again only when ``config["metadata"]`` or ``config["configurable"]`` changed."""
-        given = (config.get("metadata") or {}, config.get("configurable") or {})
+        given = (config.get("metadata") or _ABSENT, config.get("configurable") or _ABSENT)
         seen, copies, stored = self._metadata
         if given[0] is not seen[0] or given[1] is not seen[1] or copies != given:
             copies = (dict(given[0]), dict(given[1]))  # (a user may change them in place)
