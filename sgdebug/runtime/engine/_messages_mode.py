@@ -269,24 +269,12 @@ def _mark_progress() -> None:
 def _handler_class() -> type:
     """langchain-core's callback handler for a :class:`MessagesStream` (built on first use,
     so the runtime imports langchain-core only for a messages stream)."""
-    from langchain_core.callbacks import BaseCallbackHandler
     from langchain_core.outputs import ChatGeneration, ChatGenerationChunk
 
-    try:  # the base that makes a chat model stream its tokens to the handler
-        from langchain_core.tracers._streaming import _StreamingCallbackHandler as Streaming
-    except ImportError:  # (an older langchain-core)
-        Streaming = object  # type: ignore[assignment,misc]
+    from sgdebug.runtime.engine._streaming_handler import streaming_handler
 
-    class MessagesHandler(BaseCallbackHandler, Streaming):  # type: ignore[type-arg]
+    class MessagesHandler(streaming_handler()):  # type: ignore[misc]
         """Streams what chat models generate to a :class:`MessagesStream`."""
-
-        run_inline = True
-
-        def tap_output_iter(self, run_id: Any, output: Any) -> Any:
-            return output
-
-        def tap_output_aiter(self, run_id: Any, output: Any) -> Any:
-            return output
 
         def __init__(self, stream: MessagesStream) -> None:
             self.stream = stream

@@ -29,23 +29,11 @@ def tools_handler(stream: MessagesStream) -> Any:
 
 
 def _handler_class() -> type:
-    from langchain_core.callbacks import BaseCallbackHandler
+    from sgdebug.runtime.engine._streaming_handler import streaming_handler
 
-    try:  # as in LangGraph, chat models stream (their message ids show it) in this mode
-        from langchain_core.tracers._streaming import _StreamingCallbackHandler as Streaming
-    except ImportError:  # (an older langchain-core)
-        Streaming = object  # type: ignore[assignment,misc]
-
-    class ToolsHandler(BaseCallbackHandler, Streaming):  # type: ignore[type-arg]
+    # (as in LangGraph, chat models stream in this mode too: their message ids show it)
+    class ToolsHandler(streaming_handler()):  # type: ignore[misc]
         """Streams the start and the end of each tool call."""
-
-        run_inline = True
-
-        def tap_output_iter(self, run_id: Any, output: Any) -> Any:
-            return output
-
-        def tap_output_aiter(self, run_id: Any, output: Any) -> Any:
-            return output
 
         def __init__(self, stream: MessagesStream) -> None:
             self.stream = stream
