@@ -322,3 +322,68 @@ def test_a_stop_at_a_breakpoint_the_subgraph_was_compiled_with_says_where(
         "subgraph was compiled with."
     )
     assert stopped(ok(session, "step")) == ("interrupted", "interrupt", 1)  # past it
+
+
+class Items(TypedDict, total=False):
+    items: list[str]
+    out: Annotated[list[str], operator.add]
+
+
+class Item(TypedDict, total=False):
+    item: str
+    out: Annotated[list[str], operator.add]
+
+
+def _reviews_by_send(engine: EngineName) -> Any:
+    """``START`` sends each item to ``review`` (``draft -> check``): two runs of the
+    subgraph in one superstep."""
+    lg = api(BUILT_WITH[engine])
+    review = lg.StateGraph(Item)
+    review.add_node("draft", lambda s: {"out": ["d" + s["item"]]})
+    review.add_node("check", lambda s: {"out": ["c" + s["item"]]})
+    review.add_edge(lg.START, "draft").add_edge("draft", "check")
+    top = lg.StateGraph(Items).add_node("review", review.compile())
+    fan = lambda s: [lg.Send("review", {"item": i}) for i in s["items"]]  # noqa: E731
+    return top.add_conditional_edges(lg.START, fan).compile()
+
+
+def _twice(engine: EngineName) -> Any:
+    """One compiled subgraph (``x -> y``) added as two nodes, ``a -> b``."""
+    lg = api(BUILT_WITH[engine])
+    sub = lg.StateGraph(Log).add_node("x", lambda s: {"log": ["x"]})
+    sub = sub.add_node("y", lambda s: {"log": ["y"]}).add_edge(lg.START, "x").add_edge("x", "y")
+    inner = sub.compile()
+    top = lg.StateGraph(Log).add_node("a", inner).add_node("b", inner)
+    return top.add_edge(lg.START, "a").add_edge("a", "b").compile()
+
+
+@on_both
+def test_subgraphs_run_by_sends_in_one_step_stop_together_and_end_as_a_plain_run(
+    engine: EngineName,
+) -> None:
+    given = {"items": ["1", "2"]}
+    plain = _reviews_by_send(engine).invoke(given)
+    session = session_on(_reviews_by_send(engine), engine, given)
+    ok(session, "restart")
+    assert _messages(session, "step", "step", "step", "step") == [
+        "Paused before step 1.",
+        "Paused in review before draft (step 1 of review).",  # (the first one is shown)
+        "Paused in review before check (step 2 of review).",
+        "The run finished.",
+    ]
+    assert values(session) == plain == {"items": ["1", "2"], "out": ["d1", "c1", "d2", "c2"]}
+
+
+@on_both
+def test_a_subgraph_added_as_two_nodes_stops_only_in_the_frame_asked_for(
+    engine: EngineName,
+) -> None:
+    plain = _twice(engine).invoke({"log": []})
+    session = session_on(_twice(engine), engine, {"log": []})
+    ok(session, "break before b/x")
+    ok(session, "restart")
+    hit = ok(session, "continue")  # not in a, which runs the same compiled subgraph
+    assert hit.message == "Stopped before step 2 at breakpoint 1 (before b/x)."
+    assert _inside(session) == Inside(("b",), ("x",), 1)
+    assert ok(session, "continue").status == "done"
+    assert values(session) == plain
