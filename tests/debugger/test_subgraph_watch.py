@@ -147,6 +147,10 @@ def test_a_watch_sees_the_subgraphs_last_step_and_old_new_in_its_condition(
     frame = current_frame(session)
     assert frame.breadcrumb == "parent \u203a research"
     assert frame.tasks == ()  # the subgraph's last step: nothing left to run in it
+    # the question was answered: no task waits for an answer (LangGraph's parent snapshot
+    # still lists it until research finishes)
+    assert session.view().interrupts == ()
+    assert [(t.name, t.interrupts) for t in session.view().tasks] == [("research", ())]
     assert ok(session, "continue").status == "done"
     assert values(session)["report"] == "Report on heat pumps: 2 notes, seen from costs"
 

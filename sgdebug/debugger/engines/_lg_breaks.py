@@ -26,8 +26,9 @@ with ``checkpointer=False`` (or inside one) keeps no checkpoint to stop at: it r
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from sgdebug.debugger.engine import Observer
@@ -35,12 +36,13 @@ from sgdebug.debugger.engines import _lg_convert as convert
 from sgdebug.debugger.engines._lg_subgraphs import StepEvents
 from sgdebug.debugger.engines._native_breaks import Breaking, inner_breaks, innermost
 from sgdebug.debugger.history import config_for
+from sgdebug.debugger.results import TaskInfo
 from sgdebug.debugger.subgraph_watch import InnerStop, frame_graph, stop_in_frame
 from sgdebug.inspect.node_paths import split_path
 from sgdebug.runtime import StateSnapshot
 from sgdebug.runtime.engine._inner_breaks import EVERY_NODE, InnerBreaks
 
-__all__ = ["answered", "armed", "placements", "report", "stream_step"]
+__all__ = ["answered", "armed", "placements", "report", "stream_step", "unasked"]
 
 _BEFORE = "interrupt_before_nodes"
 _AFTER = "interrupt_after_nodes"
@@ -148,6 +150,16 @@ def answered(snap: StateSnapshot, states: Mapping[str, StateSnapshot]) -> bool:
     question on the parent until the parent's task finishes."""
     asking = [t for t in snap.tasks if t.interrupts]
     return bool(asking) and not any(_asks(states.get(t.id)) for t in asking)
+
+
+def unasked(
+    tasks: Sequence[TaskInfo], snap: StateSnapshot, states: Mapping[str, StateSnapshot]
+) -> tuple[TaskInfo, ...]:
+    """``tasks`` (of the parent's head ``snap``) without the interrupts :func:`answered`
+    finds answered (the subgraph's own snapshot shows where it stands)."""
+    if not snap.interrupts or not answered(snap, states):
+        return tuple(tasks)
+    return tuple(replace(t, interrupts=()) if t.interrupts else t for t in tasks)
 
 
 def _asks(sub: StateSnapshot | None) -> bool:

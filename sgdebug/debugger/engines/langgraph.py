@@ -161,8 +161,8 @@ class LangGraphEngine:
             # other branch's.
             infos.append(pregel_task_info(task, given, triggers, latest=latest))
         if latest and subgraphs.has_subgraph_tasks(snap):  # older: another run's subgraph
-            assert self.thread_id is not None and self.cursor is not None
-            return subgraphs.with_subgraphs(infos, self._subgraph_states())
+            states = self._subgraph_states()
+            return breaks.unasked(subgraphs.with_subgraphs(infos, states), snap, states)
         return tuple(infos)
 
     def interrupts(self) -> tuple[Interrupt, ...]:
