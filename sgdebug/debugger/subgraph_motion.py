@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from sgdebug.debugger.driver import Goal
 from sgdebug.debugger.results import Outcome, StopKind
-from sgdebug.debugger.subgraphs import SUBGRAPH, is_path
+from sgdebug.debugger.subgraphs import SUBGRAPH, is_path, unstoppable
 from sgdebug.inspect.node_paths import join_path, split_path, subgraph_at
 from sgdebug.runtime.engine._inner_breaks import every_node
 
@@ -110,17 +110,22 @@ class SteppingVerbs:
         return chosen.path if chosen is not None else ()
 
     def _every_frame(self) -> frozenset[str]:
-        """``FRAME/*`` for every subgraph of the graph, at any depth."""
-        topo = self.core.topology
+        """``FRAME/*`` for every subgraph of the graph that can stop, at any depth (one
+        compiled with ``checkpointer=False`` runs whole: :func:`unstoppable`)."""
+        topo, root = self.core.topology, self.core.engine.graph
         frames = (split_path(p) for p in self.core.node_paths)
-        return frozenset(every_node(f) for f in frames if subgraph_at(topo, f) is not None)
+        return frozenset(
+            every_node(f)
+            for f in frames
+            if subgraph_at(topo, f) is not None and unstoppable(root, f) is None
+        )
 
     def _steps(self, verb: str, count: int, inner: frozenset[str]) -> Outcome:
         """``count`` supersteps; with ``inner`` one move each (a stop inside a subgraph ends
         a move), until one stops for another reason."""
         report: StopKind = "step"
+        notes = self._whole_subgraphs() if verb == "step" else ()
         if not inner:
-            notes = self._whole_subgraphs() if verb == "step" else ()
             outcome = self.motion.drive(verb, Goal("steps", report=report, steps=count))
             return replace(outcome, notes=(*notes, *outcome.notes)) if notes else outcome
         done: list[Outcome] = []
@@ -132,22 +137,30 @@ class SteppingVerbs:
                 break
             passed = set(self.motion.position_notes())  # (where it stood: not where it stops)
             done.append(replace(outcome, notes=tuple(n for n in outcome.notes if n not in passed)))
-        return _merged(done)
+        merged = _merged(done)
+        return replace(merged, notes=(*notes, *merged.notes)) if notes else merged
 
     def _whole_subgraphs(self) -> tuple[str, ...]:
-        """What an engine that cannot stop inside a subgraph says when ``step`` runs one
-        whole."""
-        reason = self.core.engine.capabilities.why_not(SUBGRAPH)
-        if reason is None or not self.core.started:
+        """What ``step`` says of each subgraph it runs whole: the engine cannot stop inside
+        one, or the subgraph was compiled with ``checkpointer=False``."""
+        if not self.core.started:
             return ()
-        topo = self.core.topology
-        ran = [n for n in self.core.pending_tasks if subgraph_at(topo, (n,)) is not None]
+        reason = self.core.engine.capabilities.why_not(SUBGRAPH)
         engine = self.core.engine.capabilities.engine
-        return tuple(
-            f"note: step runs subgraph {name} whole: the {engine} engine cannot step into "
-            f"it: {reason}"
-            for name in dict.fromkeys(ran)
-        )
+        topo, root = self.core.topology, self.core.engine.graph
+        ran = [n for n in self.core.pending_tasks if subgraph_at(topo, (n,)) is not None]
+        notes = []
+        for name in dict.fromkeys(ran):
+            if reason is not None:
+                why = f"the {engine} engine cannot step into it: {reason}"
+            elif unstoppable(root, (name,)) is not None:
+                why = (
+                    "it was compiled with checkpointer=False, so it keeps no checkpoint to stop at"
+                )
+            else:
+                continue
+            notes.append(f"note: step runs subgraph {name} whole: {why}")
+        return tuple(notes)
 
 
 def _frames_from(frame: Frame) -> frozenset[str]:

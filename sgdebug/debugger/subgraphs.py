@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from sgdebug.debugger.breakpoints import ANY_NODE
-from sgdebug.debugger.subgraph_watch import condition_refusal, frame_channels
+from sgdebug.debugger.subgraph_watch import condition_refusal, frame_channels, frame_graph
 from sgdebug.inspect.node_paths import PATH_SEP, check_path, join_path, split_path, subgraph_at
 
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ __all__ = [
     "inner_statuses",
     "is_path",
     "node_refusal",
+    "unstoppable",
 ]
 
 SUBGRAPH: Final = "subgraph"
@@ -64,7 +65,7 @@ def node_refusal(core: SessionCore, node: str, *, breakpoint: bool = False) -> s
         return f"no node named {node!r} (nodes: {', '.join(core.node_names)})"
     if problem := check_path(core.topology, node):
         return problem
-    return _engine_refusal(core, node, ())
+    return _engine_refusal(core, node, ()) or _no_checkpoint(core, node, split_path(node)[:-1])
 
 
 def break_refusal(core: SessionCore, node: str, condition: str | None) -> str | None:
@@ -93,7 +94,7 @@ def channel_refusal(core: SessionCore, channel: str, condition: str | None = Non
         return problem
     if subgraph_at(core.topology, frame) is None:
         return f"{where!r} runs no subgraph, so {channel!r} names no channel"
-    if problem := _engine_refusal(core, channel, ()):
+    if problem := _engine_refusal(core, channel, ()) or _no_checkpoint(core, channel, frame):
         return problem
     channels = frame_channels(core.engine.graph, frame)
     if channels is not None and key not in channels:
@@ -110,6 +111,31 @@ def _engine_refusal(core: SessionCore, name: str, more: tuple[str, ...]) -> str 
         return None
     engine = capabilities.engine
     return f"{name!r} is inside a subgraph: not available on the {engine} engine: {reason}"
+
+
+def unstoppable(root: Any, frame: Sequence[str]) -> str | None:
+    """The first frame on the way to ``frame`` (``research``, ``a/b``) whose subgraph was
+    compiled with ``checkpointer=False`` (``None``: none was): it keeps no checkpoint, so a
+    run cannot stop inside it (nor in the subgraphs it runs) and go on from there."""
+    for depth in range(1, len(frame) + 1):
+        graph = frame_graph(root, frame[:depth])
+        options = getattr(graph, "options", None)  # (sgdebug's runtime keeps it there)
+        if graph is not None and False in (
+            getattr(graph, "checkpointer", None),
+            getattr(options, "checkpointer", None),
+        ):
+            return join_path(frame[:depth])
+    return None
+
+
+def _no_checkpoint(core: SessionCore, name: str, frame: Sequence[str]) -> str | None:
+    where = unstoppable(core.engine.graph, frame)
+    if where is None:
+        return None
+    return (
+        f"{name!r} is inside {where}, a subgraph compiled with checkpointer=False: it keeps "
+        "no checkpoint, so the run cannot stop inside it (it runs whole)"
+    )
 
 
 InnerStatus = Literal["pending", "error"]

@@ -247,16 +247,29 @@ def test_a_breakpoint_inside_stops_a_step_as_itself(engine: EngineName) -> None:
     assert _inside(session) == Inside(("research",), ("summarize",), 2)
 
 
-def test_langgraph_runs_a_subgraph_compiled_without_a_checkpointer_whole() -> None:
-    """``checkpointer=False``: the subgraph keeps no checkpoint to stop at; ``step`` runs it
-    (and the subgraph inside it) whole, as one of the root's supersteps."""
-    session = _deep("langgraph", checkpointer=False)
+@on_both
+def test_a_subgraph_compiled_without_a_checkpointer_runs_whole_and_says_why(
+    engine: EngineName,
+) -> None:
+    """``checkpointer=False``: the subgraph keeps no checkpoint to stop at and go on from;
+    ``step`` runs it (and the subgraph inside it) whole, as one of the root's supersteps,
+    and what would stop inside it is refused with the reason (it would never go on)."""
+    session = _deep(engine, checkpointer=False)
     ok(session, "restart")
     ok(session, "step")
     whole = ok(session, "step")
     assert whole.message == "Paused before step 2."
     assert _inside(session) is None
     assert "in subgraph a/b: y wrote log" in _said(whole)
+    assert (
+        "note: step runs subgraph a whole: it was compiled with checkpointer=False, so it "
+        "keeps no checkpoint to stop at"
+    ) in whole.notes
+    for line in ("break before a/p", "until a/b/y", "watch a/b/log"):
+        assert refused(session, line).message.endswith(
+            "is inside a, a subgraph compiled with checkpointer=False: it keeps no "
+            "checkpoint, so the run cannot stop inside it (it runs whole)"
+        )
     assert ok(session, "continue").status == "done"
     assert values(session) == {"log": deep_graph.LOG}
 

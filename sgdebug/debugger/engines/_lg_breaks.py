@@ -38,6 +38,7 @@ from sgdebug.debugger.engines._native_breaks import Breaking, inner_breaks, inne
 from sgdebug.debugger.history import config_for
 from sgdebug.debugger.results import TaskInfo
 from sgdebug.debugger.subgraph_watch import InnerStop, frame_graph, stop_in_frame
+from sgdebug.debugger.subgraphs import unstoppable
 from sgdebug.inspect.node_paths import split_path
 from sgdebug.runtime import StateSnapshot
 from sgdebug.runtime.engine._inner_breaks import EVERY_NODE, InnerBreaks
@@ -72,10 +73,9 @@ def _stoppable(root: Any, frame: list[str]) -> Any:
     """The compiled subgraph at ``frame``, if it can stop at its checkpoint (``None``: it
     is not a compiled subgraph, or it or a graph above it inside the root was compiled with
     ``checkpointer=False``: it keeps no checkpoint to stop at and re-enter from)."""
-    graphs = [frame_graph(root, frame[:depth]) for depth in range(1, len(frame) + 1)]
-    if not graphs or any(g is None or g.checkpointer is False for g in graphs):
+    graph = frame_graph(root, frame) if frame else None
+    if graph is None or unstoppable(root, frame) is not None:
         return None
-    graph = graphs[-1]
     return graph if hasattr(graph, _BEFORE) else None
 
 
