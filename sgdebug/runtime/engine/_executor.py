@@ -18,6 +18,7 @@ once, as in LangGraph (sync and async alike).
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -35,6 +36,9 @@ ARunTask = Callable[["Task"], Awaitable[None]]
 FAST_NS = 50_000
 """A run shorter than this (50 µs) counts as fast."""
 
+WORKERS = min(32, (os.cpu_count() or 1) + 4)
+"""Threads in the pool (``ThreadPoolExecutor``'s default, as LangGraph's)."""
+
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
 
@@ -45,7 +49,7 @@ def pool() -> ThreadPoolExecutor:
     if _pool is None:
         with _pool_lock:
             if _pool is None:
-                _pool = ThreadPoolExecutor(thread_name_prefix="sgdebug-task")
+                _pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="sgdebug-task")
     return _pool
 
 
@@ -84,44 +88,79 @@ def run_tasks(
         for task in tasks:
             _timed(run_task, task)
         return []
-    here = min(here, len(tasks) - 1)
-    gates = _Gates(len(tasks), slots)
-    futures = [pool().submit(gates.run, i, run_task, tasks[i]) for i in range(here)]
-    for i in range(here, len(tasks)):
-        gates.run(i, run_task, tasks[i])
+    gates = _Gates(run_task, tasks, min(here, len(tasks) - 1), slots)
+    futures = [pool().submit(gates.run_pooled) for _ in range(min(gates.pooled, WORKERS))]
+    for i in range(gates.pooled, len(tasks)):
+        gates.run(i)
     wait(futures)
+    gates.raise_escaped()
     return []
 
 
 class _Gates:
-    """Makes a step's tasks start in order: task ``i`` starts once task ``i - 1`` has (with
-    ``slots``, once it also holds one of them: ``max_concurrency``).
+    """Runs a step's tasks so that they start in order: task ``i`` starts once task ``i - 1``
+    has (with ``slots``, once it also holds one of them: ``max_concurrency``). The first
+    ``pooled`` run in the pool, the rest in the calling thread (:meth:`run`).
 
     Task ``i``'s gate is a plain lock held until it starts: the one task waiting for it
     (task ``i + 1``) takes it. A lock is a single C object; an Event (a Condition, a lock and
-    three caught AttributeErrors to make) cost a 50-wide step a fifth of its instructions."""
+    three caught AttributeErrors to make) cost a 50-wide step a fifth of its instructions.
+    The pooled tasks are taken in order by one loop per pool thread (:meth:`run_pooled`),
+    not handed over one Future each: the pool runs no more than :data:`WORKERS` at once
+    anyway, and a Future costs about as much as a trivial task."""
 
-    __slots__ = ("_slots", "_started")
+    __slots__ = ("_escaped", "_lock", "_next", "_run_task", "_slots", "_started", "_tasks",
+                 "pooled")  # fmt: skip
 
-    def __init__(self, count: int, slots: threading.BoundedSemaphore | None) -> None:
-        self._started = [_held() for _ in range(count - 1)]
-        self._slots = slots
+    def __init__(
+        self,
+        run_task: RunTask,
+        tasks: Sequence[Task],
+        pooled: int,
+        slots: threading.BoundedSemaphore | None,
+    ) -> None:
+        self._run_task, self._tasks, self._slots, self.pooled = run_task, tasks, slots, pooled
+        self._started = [_held() for _ in range(len(tasks) - 1)]
+        self._lock = threading.Lock()
+        self._next = 0
+        """The first pooled task no pool thread has taken yet."""
+        self._escaped: BaseException | None = None
+        """What a pooled task let through (``run_task`` keeps a node's errors on its task)."""
 
-    def run(self, index: int, run_task: RunTask, task: Task) -> None:
+    def run_pooled(self) -> None:
+        """In a pool thread: run the next pooled task not taken yet, until none is left."""
+        while True:
+            with self._lock:
+                index = self._next
+                if index == self.pooled:
+                    return
+                self._next = index + 1
+            try:
+                self.run(index)
+            except BaseException as error:  # (raised in the calling thread: raise_escaped)
+                self._escaped = self._escaped or error
+
+    def run(self, index: int) -> None:
+        """Run task ``index`` (in this thread) once the one before it has started."""
         if index:
             self._started[index - 1].acquire()
         slots = self._slots
         if slots is None:
             self._open(index)
-            _timed(run_task, task)
+            _timed(self._run_task, self._tasks[index])
             return
         with slots:
             self._open(index)
-            _timed(run_task, task)
+            _timed(self._run_task, self._tasks[index])
 
     def _open(self, index: int) -> None:
         if index < len(self._started):
             self._started[index].release()
+
+    def raise_escaped(self) -> None:
+        """Raise what a pooled task let through, as the calling thread's own tasks do."""
+        if self._escaped is not None:
+            raise self._escaped
 
 
 def _held() -> threading.Lock:
