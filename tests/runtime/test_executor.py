@@ -210,3 +210,36 @@ def test_what_a_pooled_task_lets_through_raises_in_the_caller_once_all_ran() -> 
     with pytest.raises(_Escaping, match="from a pool thread"):
         _executor.run_tasks(run_task, cast(Any, tasks))
     assert sorted(ran) == list(range(WIDTH))  # (every other task still ran)
+
+
+def test_a_streamed_step_ending_out_of_order_starts_one_timer_and_waits_for_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Tasks that end before the first one wait for it (at most a grace each) sharing one
+    timer thread (there was one per task); once the first ends they are all reported, in
+    step order, without waiting for any grace (here an hour)."""
+    from sgdebug.runtime.engine import _finish_order
+
+    monkeypatch.setattr(_finish_order, "GRACE_S", 3600.0)
+    timers: list[object] = []
+    original = threading.Timer.__init__
+
+    def counted(self: threading.Timer, *args: Any, **kwargs: Any) -> None:
+        timers.append(self)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(threading.Timer, "__init__", counted)
+    last_started = threading.Event()
+
+    def body(name: str) -> None:
+        if name == NAMES[0]:
+            assert last_started.wait(10)
+        elif name == NAMES[-1]:
+            last_started.set()
+
+    graph = _fan(_Starts(body).node)
+    for name in NAMES:
+        graph.nodes[name].speed = -1  # (every one in the pool but the last)
+    updates = list(graph.stream({"started": []}, stream_mode="updates"))
+    assert [next(iter(update)) for update in updates] == NAMES
+    assert len(timers) == 1
