@@ -2,15 +2,15 @@
 
 Threads are for nodes that wait (a model call, I/O). A node whose every run so far finished
 in under :data:`FAST_NS` gains nothing from a thread and loses the hand-off cost (several
-microseconds, more than the node itself), so the step's trailing proven-fast tasks (all of
-them, when every node is fast) run in the calling thread, the others in the pool; when none
-trails, the calling thread runs the last task itself. Results do not depend on this: writes
-are applied in task-path order whatever order tasks finish in. A node that once runs slow
-goes back to the pool for good.
+microseconds, more than the node itself), so a step of proven-fast tasks runs in the
+calling thread; otherwise the calling thread and as many pool threads as the tasks before
+the trailing proven-fast ones (at most :data:`WORKERS`) take the tasks in turn. Results do
+not depend on this: writes are applied in task-path order whatever order tasks finish in.
+A node that once runs slow counts as slow for good.
 
 Tasks START in the step's order, as in LangGraph (a node with side effects sees it): each
-one waits until the one before it has started (:class:`_Gates`), whichever thread runs it.
-The gates are plain locks: no threading object per task but the pool's Future.
+one waits until the one before it has started (:class:`_Crew`), whichever thread runs it.
+The gates are plain locks: no threading object per task.
 
 The run's ``config["max_concurrency"]``, when set, bounds how many of a step's tasks run at
 once, as in LangGraph (sync and async alike).
@@ -67,8 +67,8 @@ def _timed(run_task: RunTask, task: Task) -> None:
 def run_tasks(
     run_task: RunTask, tasks: Sequence[Task], limit: int | None = None, timeout: float | None = None
 ) -> list[Task]:
-    """Run ``tasks`` in parallel, starting them in order: slow (or unknown) nodes in the pool,
-    the trailing proven-fast ones here; at most ``limit`` at once when it is given. With a
+    """Run ``tasks`` in parallel, starting them in order, here and in the pool (see the
+    module's docstring); at most ``limit`` at once when it is given. With a
     ``timeout`` (the graph's ``step_timeout``), see :func:`_run_within`; returns the tasks
     still running past it."""
     if not tasks:
@@ -88,79 +88,98 @@ def run_tasks(
         for task in tasks:
             _timed(run_task, task)
         return []
-    gates = _Gates(run_task, tasks, min(here, len(tasks) - 1), slots)
-    futures = [pool().submit(gates.run_pooled) for _ in range(min(gates.pooled, WORKERS))]
-    for i in range(gates.pooled, len(tasks)):
-        gates.run(i)
-    wait(futures)
-    gates.raise_escaped()
+    crew = _Crew(run_task, tasks, slots)
+    for _ in range(min(here, len(tasks) - 1, WORKERS)):
+        pool().submit(crew.take_turns)
+    crew.run_here()
     return []
 
 
-class _Gates:
-    """Runs a step's tasks so that they start in order: task ``i`` starts once task ``i - 1``
-    has (with ``slots``, once it also holds one of them: ``max_concurrency``). The first
-    ``pooled`` run in the pool, the rest in the calling thread (:meth:`run`).
+class _Crew:
+    """Runs a step's tasks in the calling thread and pool threads, which take them in turn,
+    in the step's order; task ``i`` starts once task ``i - 1`` has (with ``slots``, once it
+    also holds one of them: ``max_concurrency``).
+
+    A pool thread loops over the tasks left (:meth:`take_turns`) instead of taking one
+    Future per task (a Future costs as much as a trivial task); the calling thread takes
+    turns too (:meth:`run_here`), so a step never waits for pool threads busy elsewhere: a
+    nested subgraph's step in a pooled task used to wait forever for a full pool.
 
     Task ``i``'s gate is a plain lock held until it starts: the one task waiting for it
     (task ``i + 1``) takes it. A lock is a single C object; an Event (a Condition, a lock and
-    three caught AttributeErrors to make) cost a 50-wide step a fifth of its instructions.
-    The pooled tasks are taken in order by one loop per pool thread (:meth:`run_pooled`),
-    not handed over one Future each: the pool runs no more than :data:`WORKERS` at once
-    anyway, and a Future costs about as much as a trivial task."""
+    three caught AttributeErrors to make) cost a 50-wide step a fifth of its instructions."""
 
-    __slots__ = ("_escaped", "_lock", "_next", "_run_task", "_slots", "_started", "_tasks",
-                 "pooled")  # fmt: skip
+    __slots__ = ("_done", "_escaped", "_left", "_lock", "_next", "_run_task", "_slots",
+                 "_started", "_tasks")  # fmt: skip
 
     def __init__(
-        self,
-        run_task: RunTask,
-        tasks: Sequence[Task],
-        pooled: int,
-        slots: threading.BoundedSemaphore | None,
+        self, run_task: RunTask, tasks: Sequence[Task], slots: threading.BoundedSemaphore | None
     ) -> None:
-        self._run_task, self._tasks, self._slots, self.pooled = run_task, tasks, slots, pooled
+        self._run_task, self._tasks, self._slots = run_task, tasks, slots
         self._started = [_held() for _ in range(len(tasks) - 1)]
         self._lock = threading.Lock()
         self._next = 0
-        """The first pooled task no pool thread has taken yet."""
+        """The first task no thread has taken yet."""
+        self._left = len(tasks)
+        """Tasks not over yet."""
+        self._done = _held()
+        """Held until every task is over."""
         self._escaped: BaseException | None = None
-        """What a pooled task let through (``run_task`` keeps a node's errors on its task)."""
+        """What a task let through in a pool thread (``run_task`` keeps a node's errors)."""
 
-    def run_pooled(self) -> None:
-        """In a pool thread: run the next pooled task not taken yet, until none is left."""
-        while True:
-            with self._lock:
-                index = self._next
-                if index == self.pooled:
-                    return
-                self._next = index + 1
+    def take_turns(self) -> None:
+        """In a pool thread: run the next task not taken yet, until none is left."""
+        while (index := self._take()) is not None:
             try:
-                self.run(index)
-            except BaseException as error:  # (raised in the calling thread: raise_escaped)
+                self._run(index)
+            except BaseException as error:  # (raised in the calling thread: run_here)
                 self._escaped = self._escaped or error
+            finally:
+                self._over()
 
-    def run(self, index: int) -> None:
-        """Run task ``index`` (in this thread) once the one before it has started."""
-        if index:
-            self._started[index - 1].acquire()
-        slots = self._slots
-        if slots is None:
-            self._open(index)
-            _timed(self._run_task, self._tasks[index])
-            return
-        with slots:
-            self._open(index)
-            _timed(self._run_task, self._tasks[index])
-
-    def _open(self, index: int) -> None:
-        if index < len(self._started):
-            self._started[index].release()
-
-    def raise_escaped(self) -> None:
-        """Raise what a pooled task let through, as the calling thread's own tasks do."""
+    def run_here(self) -> None:
+        """In the calling thread: take turns, then wait for the tasks pool threads took;
+        raise what one of them let through."""
+        while (index := self._take()) is not None:
+            try:
+                self._run(index)
+            finally:
+                self._over()
+        self._done.acquire()
         if self._escaped is not None:
             raise self._escaped
+
+    def _take(self) -> int | None:
+        with self._lock:
+            index = self._next
+            if index == len(self._tasks):
+                return None
+            self._next = index + 1
+            return index
+
+    def _run(self, index: int) -> None:
+        """Run task ``index`` in this thread once the one before it has started."""
+        slots = self._slots
+        try:
+            if index:
+                self._started[index - 1].acquire()
+            if slots is not None:
+                slots.acquire()
+        finally:  # (interrupted while waiting, it still lets the next task start)
+            if index < len(self._started):
+                self._started[index].release()
+        try:
+            _timed(self._run_task, self._tasks[index])
+        finally:
+            if slots is not None:
+                slots.release()
+
+    def _over(self) -> None:
+        with self._lock:
+            self._left -= 1
+            last = not self._left
+        if last:
+            self._done.release()
 
 
 def _held() -> threading.Lock:
