@@ -3,8 +3,9 @@
 Threads are for nodes that wait (a model call, I/O). A node whose every run so far finished
 in under :data:`FAST_NS` gains nothing from a thread and loses the hand-off cost (several
 microseconds, more than the node itself), so a step of proven-fast tasks runs in the
-calling thread; otherwise the calling thread and as many pool threads as the tasks before
-the trailing proven-fast ones (at most :data:`WORKERS`) take the tasks in turn. Results do
+calling thread; otherwise the calling thread and a pool thread for each slow (or not yet
+timed) task, at most :data:`WORKERS`, take the tasks in turn: while one thread waits in a
+slow task, the others go on with the next ones. Results do
 not depend on this: writes are applied in task-path order whatever order tasks finish in.
 A node that once runs slow counts as slow for good.
 
@@ -81,15 +82,13 @@ def run_tasks(
     if len(tasks) == 1:
         run_task(tasks[0])
         return []
-    here = len(tasks)
-    while here and tasks[here - 1].node.speed > 0:
-        here -= 1
-    if here == 0:  # every node is fast: one after the other, no thread
+    slow = sum(task.node.speed <= 0 for task in tasks)
+    if not slow:  # every node is fast: one after the other, no thread
         for task in tasks:
             _timed(run_task, task)
         return []
     crew = _Crew(run_task, tasks, slots)
-    for _ in range(min(here, len(tasks) - 1, WORKERS)):
+    for _ in range(min(slow, len(tasks) - 1, WORKERS)):
         pool().submit(crew.take_turns)
     crew.run_here()
     return []
