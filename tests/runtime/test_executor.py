@@ -54,7 +54,7 @@ class _Starts:
 
 
 def _slow(name: str) -> None:
-    time.sleep(0.001)  # (past FAST_NS: the node stays in the pool)
+    time.sleep(0.001)  # (past FAST_NS: the node counts as slow)
 
 
 def test_pooled_tasks_start_in_step_order_run_after_run() -> None:

@@ -157,7 +157,8 @@ class _Crew:
             return index
 
     def _run(self, index: int) -> None:
-        """Run task ``index`` in this thread once the one before it has started."""
+        """Run task ``index`` in this thread once the one before it has started (and a slot
+        is free, with ``max_concurrency``)."""
         slots = self._slots
         try:
             if index:
