@@ -8,7 +8,9 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Annotated, Any, TypedDict
+from contextlib import contextmanager
+from types import SimpleNamespace
+from typing import Annotated, Any, TypedDict, cast
 
 import pytest
 
@@ -52,7 +54,7 @@ class _Starts:
 
 
 def _slow(name: str) -> None:
-    time.sleep(0.001)  # (past FAST_NS: the node stays in the pool)
+    time.sleep(0.001)  # (past FAST_NS: the node counts as slow)
 
 
 def test_pooled_tasks_start_in_step_order_run_after_run() -> None:
@@ -62,12 +64,22 @@ def test_pooled_tasks_start_in_step_order_run_after_run() -> None:
         starts.order = []
         assert graph.invoke({"started": []}) == {"started": NAMES}
         assert starts.order == NAMES
-    pooled = {t for name, t in starts.threads.items() if name != NAMES[-1]}
-    assert threading.current_thread() not in pooled
-    assert starts.threads[NAMES[-1]] is threading.current_thread()  # the last one runs here
+    assert len(set(starts.threads.values())) > 1
 
 
-def test_a_steps_tasks_all_run_at_once() -> None:
+@contextmanager
+def _pool_of(monkeypatch: pytest.MonkeyPatch, workers: int) -> Iterator[None]:
+    """The executor's pool is a fresh one of ``workers`` threads."""
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="test-pool")
+    monkeypatch.setattr(_executor, "_pool", pool)
+    monkeypatch.setattr(_executor, "WORKERS", workers)
+    try:
+        yield
+    finally:
+        pool.shutdown(wait=False)
+
+
+def test_a_steps_tasks_all_run_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every task is running before any finishes (a barrier of all of them): handing a
     task to the pool only once the one before has started does not make them wait for
     each other to finish (the pool has enough threads for them)."""
@@ -78,13 +90,8 @@ def test_a_steps_tasks_all_run_at_once() -> None:
         barrier.wait()
 
     starts = _Starts(body)
-    wide = ThreadPoolExecutor(max_workers=WIDTH, thread_name_prefix="test-wide")
-    old, _executor._pool = _executor._pool, wide
-    try:
+    with _pool_of(monkeypatch, WIDTH):
         assert _fan(starts.node).invoke({"started": []}) == {"started": NAMES}
-    finally:
-        _executor._pool = old
-        wide.shutdown()
     assert starts.order == NAMES and not barrier.broken
 
 
@@ -110,19 +117,50 @@ def test_start_order_holds_under_max_concurrency() -> None:
     assert most[0] <= 3
 
 
-def test_proven_fast_trailing_tasks_run_in_the_calling_thread() -> None:
-    """Nodes that ran fast stay out of the pool once proven; one that turns slow goes back
-    to it, and the tasks before it with it (they must start first)."""
-    starts = _Starts(lambda name: _slow(name) if name == "n05" else None)
+def test_a_step_of_proven_fast_nodes_runs_in_the_calling_thread() -> None:
+    starts = _Starts(lambda name: None)
     graph = _fan(starts.node)
     for name in NAMES:  # (as a few runs would leave them, whatever the machine's load)
-        graph.nodes[name].speed = -1 if name == "n05" else 3
-    here = threading.current_thread()
-    starts.order = []
+        graph.nodes[name].speed = 3
     assert graph.invoke({"started": []}) == {"started": NAMES}
+    assert set(starts.threads.values()) == {threading.current_thread()}
+
+
+def test_a_pool_thread_helps_for_each_slow_node_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With two slow nodes among fast ones, at most two pool threads help the calling
+    thread, however many fast tasks there are."""
+    slow = {"n05", "n17"}
+    starts = _Starts(lambda name: _slow(name) if name in slow else None)
+    graph = _fan(starts.node)
+    with _pool_of(monkeypatch, WIDTH):
+        for name in NAMES:
+            graph.nodes[name].speed = -1 if name in slow else 3
+        assert graph.invoke({"started": []}) == {"started": NAMES}
     assert starts.order == NAMES
-    assert all(starts.threads[name] is here for name in NAMES[6:])
-    assert all(starts.threads[name] is not here for name in NAMES[:6])
+    assert len(set(starts.threads.values()) - {threading.current_thread()}) <= 2
+
+
+def test_a_nested_parallel_step_does_not_wait_for_a_full_pool(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Parallel subgraph nodes each running a parallel step, with every pool thread taken by
+    the outer step: the calling threads run the inner tasks (this waited forever)."""
+    inner = _fan(_Starts(_slow).node)
+    outer = StateGraph(S)
+    for i in range(6):
+        outer.add_node(f"sub{i}", inner).add_edge(START, f"sub{i}")
+    graph = outer.compile()
+    got: list[Any] = []
+
+    def run() -> None:
+        got.append(graph.invoke({"started": []}))
+
+    with _pool_of(monkeypatch, 2):
+        runner = threading.Thread(target=run, daemon=True)
+        runner.start()
+        runner.join(60)  # (a deadlock guard, not a time limit)
+        assert not runner.is_alive()
+    assert sorted(got[0]["started"]) == sorted(NAMES * 6)
 
 
 @pytest.fixture
@@ -140,29 +178,25 @@ def made_conditions(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[object]]:
     yield made
 
 
-def test_starting_in_order_makes_no_threading_object_per_task(
-    made_conditions: list[object],
+def test_a_pooled_step_makes_no_threading_object_per_task(
+    made_conditions: list[object], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A pooled step makes one Future per pooled task and nothing else per task (per-task
-    start gates made two Conditions a task: a fifth of a wide step's cost)."""
+    """A pooled step makes a Future per pool thread it uses and nothing per task (start
+    gates made of Events and a Future per task made two Conditions a task: 30% of a wide
+    step's cost)."""
     starts = _Starts(_slow)
     graph = _fan(starts.node)
-    small = ThreadPoolExecutor(max_workers=4, thread_name_prefix="test-small")
-    old, _executor._pool = _executor._pool, small
-    try:
+    with _pool_of(monkeypatch, 4):
         graph.invoke({"started": []})  # (the pool's 4 threads are made in the first run)
         made_conditions.clear()
         assert graph.invoke({"started": []}) == {"started": NAMES}
-    finally:
-        _executor._pool = old
-        small.shutdown()
     assert starts.order[-WIDTH:] == NAMES
-    # the Futures, and wait()'s own when a task is still running
-    assert WIDTH - 1 <= len(made_conditions) <= WIDTH
+    # a Future per pool thread, and wait()'s own when one is still running
+    assert 4 <= len(made_conditions) <= 4 + 1
 
 
 class _Refusing(ThreadPoolExecutor):
-    """A pool that takes ``accepts`` tasks, then refuses as a pool shutting down does."""
+    """A pool that takes ``accepts`` jobs, then refuses as a pool shutting down does."""
 
     def __init__(self, accepts: int) -> None:
         super().__init__(max_workers=4, thread_name_prefix="test-refusing")
@@ -175,16 +209,88 @@ class _Refusing(ThreadPoolExecutor):
         return super().submit(fn, *args, **kwargs)
 
 
-@pytest.mark.parametrize("accepts", [0, 3])
-def test_a_pool_refusing_a_task_raises_in_the_caller_without_hanging(accepts: int) -> None:
-    """A task the pool refuses (interpreter shutdown) raises in the run's thread, wherever
-    the refusal happened (the calling thread or a pooled task handing on the next)."""
+@pytest.mark.parametrize("accepts", [0, 1])
+def test_a_pool_refusing_work_raises_in_the_caller_without_hanging(
+    accepts: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Work the pool refuses (interpreter shutdown) raises in the run's thread."""
     graph = _fan(_Starts(_slow).node)
     refusing = _Refusing(accepts)
-    old, _executor._pool = _executor._pool, refusing
-    try:
-        with pytest.raises(RuntimeError, match="cannot schedule new futures"):
-            graph.invoke({"started": []})
-    finally:
-        _executor._pool = old
-        refusing.shutdown()
+    monkeypatch.setattr(_executor, "_pool", refusing)
+    monkeypatch.setattr(_executor, "WORKERS", 4)
+    with pytest.raises(RuntimeError, match="cannot schedule new futures"):
+        graph.invoke({"started": []})
+    refusing.shutdown()
+
+
+class _Escaping(BaseException):
+    """Let through by the task runner below (``Run.run_task`` keeps a node's own errors)."""
+
+
+def test_what_a_pooled_task_lets_through_raises_in_the_caller_once_all_ran() -> None:
+    ran: list[int] = []
+    here = threading.current_thread()
+
+    def run_task(task: Any) -> None:
+        ran.append(task.index)
+        time.sleep(0.001)  # (so that the pool threads take some)
+        if threading.current_thread() is not here and not escaped.is_set():
+            escaped.set()
+            raise _Escaping("from a pool thread")
+
+    escaped = threading.Event()
+
+    tasks = [SimpleNamespace(index=i, node=SimpleNamespace(speed=-1)) for i in range(WIDTH)]
+    with pytest.raises(_Escaping, match="from a pool thread"):
+        _executor.run_tasks(run_task, cast(Any, tasks))
+    assert sorted(ran) == list(range(WIDTH))  # (every other task still ran)
+
+
+def test_what_a_task_lets_through_in_the_calling_thread_raises_at_once() -> None:
+    ran: list[int] = []
+    here = threading.current_thread()
+    escaped = threading.Event()
+
+    def run_task(task: Any) -> None:
+        ran.append(task.index)
+        if threading.current_thread() is here and not escaped.is_set():
+            escaped.set()
+            raise _Escaping("from the calling thread")
+
+    tasks = [SimpleNamespace(index=i, node=SimpleNamespace(speed=-1)) for i in range(WIDTH)]
+    with pytest.raises(_Escaping, match="from the calling thread"):
+        _executor.run_tasks(run_task, cast(Any, tasks))
+    assert escaped.is_set()
+
+
+def test_a_streamed_step_ending_out_of_order_starts_one_timer_and_waits_for_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Tasks that end before the first one wait for it (at most a grace each) sharing one
+    timer thread (there was one per task); once the first ends they are all reported, in
+    step order, without waiting for any grace (here an hour)."""
+    from sgdebug.runtime.engine import _finish_order
+
+    monkeypatch.setattr(_finish_order, "GRACE_S", 3600.0)
+    timers: list[object] = []
+    original = threading.Timer.__init__
+
+    def counted(self: threading.Timer, *args: Any, **kwargs: Any) -> None:
+        timers.append(self)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(threading.Timer, "__init__", counted)
+    last_started = threading.Event()
+
+    def body(name: str) -> None:
+        if name == NAMES[0]:
+            assert last_started.wait(10)
+        elif name == NAMES[-1]:
+            last_started.set()
+
+    graph = _fan(_Starts(body).node)
+    for name in NAMES:
+        graph.nodes[name].speed = -1  # (every one in the pool but the last)
+    updates = list(graph.stream({"started": []}, stream_mode="updates"))
+    assert [next(iter(update)) for update in updates] == NAMES
+    assert len(timers) == 1

@@ -2,15 +2,16 @@
 
 Threads are for nodes that wait (a model call, I/O). A node whose every run so far finished
 in under :data:`FAST_NS` gains nothing from a thread and loses the hand-off cost (several
-microseconds, more than the node itself), so the step's trailing proven-fast tasks (all of
-them, when every node is fast) run in the calling thread, the others in the pool; when none
-trails, the calling thread runs the last task itself. Results do not depend on this: writes
-are applied in task-path order whatever order tasks finish in. A node that once runs slow
-goes back to the pool for good.
+microseconds, more than the node itself), so a step of proven-fast tasks runs in the
+calling thread; otherwise the calling thread and a pool thread for each slow (or not yet
+timed) task, at most :data:`WORKERS`, take the tasks in turn: while one thread waits in a
+slow task, the others go on with the next ones. Results do
+not depend on this: writes are applied in task-path order whatever order tasks finish in.
+A node that once runs slow counts as slow for good.
 
 Tasks START in the step's order, as in LangGraph (a node with side effects sees it): each
-one waits until the one before it has started (:class:`_Gates`), whichever thread runs it.
-The gates are plain locks: no threading object per task but the pool's Future.
+one waits until the one before it has started (:class:`_Crew`), whichever thread runs it.
+The gates are plain locks: no threading object per task.
 
 The run's ``config["max_concurrency"]``, when set, bounds how many of a step's tasks run at
 once, as in LangGraph (sync and async alike).
@@ -18,6 +19,7 @@ once, as in LangGraph (sync and async alike).
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -35,6 +37,9 @@ ARunTask = Callable[["Task"], Awaitable[None]]
 FAST_NS = 50_000
 """A run shorter than this (50 µs) counts as fast."""
 
+WORKERS = min(32, (os.cpu_count() or 1) + 4)
+"""Threads in the pool (``ThreadPoolExecutor``'s default, as LangGraph's)."""
+
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
 
@@ -45,7 +50,7 @@ def pool() -> ThreadPoolExecutor:
     if _pool is None:
         with _pool_lock:
             if _pool is None:
-                _pool = ThreadPoolExecutor(thread_name_prefix="sgdebug-task")
+                _pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="sgdebug-task")
     return _pool
 
 
@@ -63,8 +68,8 @@ def _timed(run_task: RunTask, task: Task) -> None:
 def run_tasks(
     run_task: RunTask, tasks: Sequence[Task], limit: int | None = None, timeout: float | None = None
 ) -> list[Task]:
-    """Run ``tasks`` in parallel, starting them in order: slow (or unknown) nodes in the pool,
-    the trailing proven-fast ones here; at most ``limit`` at once when it is given. With a
+    """Run ``tasks`` in parallel, starting them in order, here and in the pool (see the
+    module's docstring); at most ``limit`` at once when it is given. With a
     ``timeout`` (the graph's ``step_timeout``), see :func:`_run_within`; returns the tasks
     still running past it."""
     if not tasks:
@@ -77,51 +82,104 @@ def run_tasks(
     if len(tasks) == 1:
         run_task(tasks[0])
         return []
-    here = len(tasks)
-    while here and tasks[here - 1].node.speed > 0:
-        here -= 1
-    if here == 0:  # every node is fast: one after the other, no thread
+    slow = sum(task.node.speed <= 0 for task in tasks)
+    if not slow:  # every node is fast: one after the other, no thread
         for task in tasks:
             _timed(run_task, task)
         return []
-    here = min(here, len(tasks) - 1)
-    gates = _Gates(len(tasks), slots)
-    futures = [pool().submit(gates.run, i, run_task, tasks[i]) for i in range(here)]
-    for i in range(here, len(tasks)):
-        gates.run(i, run_task, tasks[i])
-    wait(futures)
+    crew = _Crew(run_task, tasks, slots)
+    for _ in range(min(slow, len(tasks) - 1, WORKERS)):
+        pool().submit(crew.take_turns)
+    crew.run_here()
     return []
 
 
-class _Gates:
-    """Makes a step's tasks start in order: task ``i`` starts once task ``i - 1`` has (with
-    ``slots``, once it also holds one of them: ``max_concurrency``).
+class _Crew:
+    """Runs a step's tasks in the calling thread and pool threads, which take them in turn,
+    in the step's order; task ``i`` starts once task ``i - 1`` has (with ``slots``, once it
+    also holds one of them: ``max_concurrency``).
+
+    A pool thread loops over the tasks left (:meth:`take_turns`) instead of taking one
+    Future per task (a Future costs as much as a trivial task); the calling thread takes
+    turns too (:meth:`run_here`), so a step never waits for pool threads busy elsewhere: a
+    nested subgraph's step in a pooled task used to wait forever for a full pool.
 
     Task ``i``'s gate is a plain lock held until it starts: the one task waiting for it
     (task ``i + 1``) takes it. A lock is a single C object; an Event (a Condition, a lock and
     three caught AttributeErrors to make) cost a 50-wide step a fifth of its instructions."""
 
-    __slots__ = ("_slots", "_started")
+    __slots__ = ("_done", "_escaped", "_left", "_lock", "_next", "_run_task", "_slots",
+                 "_started", "_tasks")  # fmt: skip
 
-    def __init__(self, count: int, slots: threading.BoundedSemaphore | None) -> None:
-        self._started = [_held() for _ in range(count - 1)]
-        self._slots = slots
+    def __init__(
+        self, run_task: RunTask, tasks: Sequence[Task], slots: threading.BoundedSemaphore | None
+    ) -> None:
+        self._run_task, self._tasks, self._slots = run_task, tasks, slots
+        self._started = [_held() for _ in range(len(tasks) - 1)]
+        self._lock = threading.Lock()
+        self._next = 0
+        """The first task no thread has taken yet."""
+        self._left = len(tasks)
+        """Tasks not over yet."""
+        self._done = _held()
+        """Held until every task is over."""
+        self._escaped: BaseException | None = None
+        """What a task let through in a pool thread (``run_task`` keeps a node's errors)."""
 
-    def run(self, index: int, run_task: RunTask, task: Task) -> None:
-        if index:
-            self._started[index - 1].acquire()
+    def take_turns(self) -> None:
+        """In a pool thread: run the next task not taken yet, until none is left."""
+        while (index := self._take()) is not None:
+            try:
+                self._run(index)
+            except BaseException as error:  # (raised in the calling thread: run_here)
+                self._escaped = self._escaped or error
+            finally:
+                self._over()
+
+    def run_here(self) -> None:
+        """In the calling thread: take turns, then wait for the tasks pool threads took;
+        raise what one of them let through."""
+        while (index := self._take()) is not None:
+            try:
+                self._run(index)
+            finally:
+                self._over()
+        self._done.acquire()
+        if self._escaped is not None:
+            raise self._escaped
+
+    def _take(self) -> int | None:
+        with self._lock:
+            index = self._next
+            if index == len(self._tasks):
+                return None
+            self._next = index + 1
+            return index
+
+    def _run(self, index: int) -> None:
+        """Run task ``index`` in this thread once the one before it has started (and a slot
+        is free, with ``max_concurrency``)."""
         slots = self._slots
-        if slots is None:
-            self._open(index)
-            _timed(run_task, task)
-            return
-        with slots:
-            self._open(index)
-            _timed(run_task, task)
+        try:
+            if index:
+                self._started[index - 1].acquire()
+            if slots is not None:
+                slots.acquire()
+        finally:  # (interrupted while waiting, it still lets the next task start)
+            if index < len(self._started):
+                self._started[index].release()
+        try:
+            _timed(self._run_task, self._tasks[index])
+        finally:
+            if slots is not None:
+                slots.release()
 
-    def _open(self, index: int) -> None:
-        if index < len(self._started):
-            self._started[index].release()
+    def _over(self) -> None:
+        with self._lock:
+            self._left -= 1
+            last = not self._left
+        if last:
+            self._done.release()
 
 
 def _held() -> threading.Lock:

@@ -17,6 +17,8 @@ running after it is passed over. Only a streamed step of several tasks comes her
 from __future__ import annotations
 
 import threading
+import time
+from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -67,10 +69,14 @@ def finish_order(run: RunView, tasks: Sequence[Task]) -> FinishOrder | _Unordere
 
 
 class FinishOrder:
-    """Reports the results of one step's ``tasks`` to the stream as they finish."""
+    """Reports the results of one step's ``tasks`` to the stream as they finish.
+
+    The tasks waiting for those before them share one timer (a thread), set for the
+    earliest of their graces: a wide step whose tasks end out of order starts one thread,
+    not one per task, and none when they end in order."""
 
     __slots__ = ("_emit", "_finished", "_front", "_index", "_lock", "_open", "_reported",
-                 "_run", "_tasks", "_timers")  # fmt: skip
+                 "_run", "_tasks", "_timer", "_waiting")  # fmt: skip
 
     def __init__(self, run: RunView, emit: Emitter, tasks: Sequence[Task]) -> None:
         self._run, self._emit, self._tasks = run, emit, tuple(tasks)
@@ -80,9 +86,12 @@ class FinishOrder:
         self._front = 0
         """The first task (scheduling order) not reported yet."""
         self._lock = threading.Lock()
-        self._timers: list[threading.Timer] = []
+        self._waiting: deque[tuple[float, int]] = deque()
+        """Finished tasks waiting for those before them: (end of grace, task), by grace."""
+        self._timer: threading.Timer | None = None
+        """Set for the first grace of :attr:`_waiting` to end."""
         self._open = True
-        """Until :meth:`close`: waiting tasks are reported by their timers."""
+        """Until :meth:`close`: waiting tasks are reported when their grace ends."""
 
     def wrap(self, run_task: RunTask) -> RunTask:
         """``run_task``, reporting each task once it has run."""
@@ -112,17 +121,29 @@ class FinishOrder:
             if i == self._front:
                 self._report_front()
                 return
-            if self._open:
-                timer = threading.Timer(GRACE_S, self._passed_over, (i,))
-                timer.daemon = True
-                self._timers.append(timer)
-                timer.start()
+            self._waiting.append((time.monotonic() + GRACE_S, i))
+            if self._timer is None:
+                self._start_timer(GRACE_S)
 
-    def _passed_over(self, i: int) -> None:
-        """The grace of finished task ``i`` is over: report it ahead of those still running."""
+    def _start_timer(self, delay: float) -> None:
+        timer = self._timer = threading.Timer(delay, self._graces_over)
+        timer.daemon = True
+        timer.start()
+
+    def _graces_over(self) -> None:
+        """The first grace of the waiting tasks is over: report each task whose grace is,
+        ahead of those still running, and wait for the next grace to end."""
         with self._lock:
-            if i not in self._reported and self._open:
-                self._report(i)
+            if not self._open:
+                return
+            waiting, now = self._waiting, time.monotonic()
+            while waiting and waiting[0][0] <= now:
+                i = waiting.popleft()[1]
+                if i not in self._reported:
+                    self._report(i)
+            self._timer = None
+            if waiting:
+                self._start_timer(waiting[0][0] - now)
 
     def _report_front(self) -> None:
         """Report the front task and every finished one after it, in scheduling order."""
@@ -154,9 +175,9 @@ class FinishOrder:
         not reported."""
         with self._lock:
             self._open = False
-            for timer in self._timers:
-                timer.cancel()
-            self._timers = []
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
             for i in sorted(self._finished - self._reported):
                 self._report(i)
             return frozenset(id(self._tasks[i]) for i in self._reported)
