@@ -139,7 +139,7 @@ def _channels() -> dict[str, Any]:
 def test_apply_writes_reduces_in_order_and_moves_only_changed_versions() -> None:
     channels = _channels()
     versions = {"x": 1, "log": 1, "flag": 1}
-    moved = Moved(versions, 2)
+    moved = Moved.at(versions, 2)
     apply_writes(channels, {"x": [5], "log": [["a"], ["b"]]}, moved)
     assert channels["x"].get() == 5 and channels["log"].get() == ["a", "b"]
     assert versions == {"x": 2, "log": 2, "flag": 1}
@@ -149,13 +149,13 @@ def test_apply_writes_reduces_in_order_and_moves_only_changed_versions() -> None
 def test_apply_writes_lets_a_last_value_refuse_two_writes() -> None:
     channels = _channels()
     with pytest.raises(InvalidUpdateError, match="Can receive only one value per step"):
-        apply_writes(channels, {"x": [1, 2]}, Moved({}, 1))
+        apply_writes(channels, {"x": [1, 2]}, Moved.at({}, 1))
 
 
 def test_apply_writes_takes_channels_a_lone_task_already_reduced() -> None:
     channels = _channels()
     folded = channels["log"].folded(["a"])
-    moved = Moved({}, 3)
+    moved = Moved.at({}, 3)
     apply_writes(channels, {"log": [["a"]]}, moved, applied={"log": folded})
     assert channels["log"] is folded and channels["log"].get() == ["a"]  # not reduced twice
     assert moved.updated == {"log"}
@@ -163,8 +163,8 @@ def test_apply_writes_takes_channels_a_lone_task_already_reduced() -> None:
 
 def test_clear_unwritten_empties_volatile_channels_nobody_wrote_as_unlisted_moves() -> None:
     channels = _channels()
-    apply_writes(channels, {"flag": [True]}, Moved({}, 1))
-    moved = Moved({"flag": 1}, 2)
+    apply_writes(channels, {"flag": [True]}, Moved.at({}, 1))
+    moved = Moved.at({"flag": 1}, 2)
     clear_unwritten(channels, {"flag"}, {"flag": [True]}, moved)  # written again: stays
     assert channels["flag"].get() is True and not moved.all()
     clear_unwritten(channels, {"flag"}, {}, moved)
@@ -176,9 +176,9 @@ def test_consume_and_finish_move_barriers_and_deferred_channels() -> None:
     barrier = NamedBarrierValue(("a", "b"), key="join")
     later = LastValueAfterFinish(Any, key="later")
     channels: dict[str, Any] = {"join": barrier, "later": later}
-    apply_writes(channels, {"join": ["a", "b"], "later": ["go"]}, Moved({}, 1))
+    apply_writes(channels, {"join": ["a", "b"], "later": ["go"]}, Moved.at({}, 1))
     assert barrier.is_available() and not later.is_available()
-    moved = Moved({}, 2)
+    moved = Moved.at({}, 2)
     consume_triggers(channels, ["join", "unknown"], moved)
     assert not barrier.is_available() and moved.unlisted == ["join"]
     finish_channels(channels, moved)

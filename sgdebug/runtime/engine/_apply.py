@@ -13,7 +13,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sgdebug.runtime._constants import PULL
 from sgdebug.runtime.channels import (
@@ -40,20 +40,29 @@ __all__ = [
 
 log = logging.getLogger("sgdebug.runtime")
 _NOTHING: frozenset[str] = frozenset()
+_new = tuple.__new__
 
 
-class Moved:
-    """The channels one application of writes moved to ``version``."""
+class Moved(NamedTuple):
+    """The channels one application of writes moved to ``version``.
 
-    __slots__ = ("unlisted", "updated", "version", "versions")
+    A tuple whose set and list fill up (:meth:`at` makes an empty one): a commit makes
+    one per superstep, and a tuple is made without calling Python code.
+    """
 
-    def __init__(self, versions: dict[str, int], version: int) -> None:
-        self.versions = versions
-        self.version = version
-        self.updated: set[str] = set()
-        """Moved and available: they trigger the nodes they feed."""
-        self.unlisted: list[str] = []
-        """Moved, but empty now (cleared, consumed)."""
+    versions: dict[str, int]
+    """The run's channel versions (moved in place)."""
+    version: int
+    """The version the moved channels get."""
+    updated: set[str]
+    """Moved and available: they trigger the nodes they feed."""
+    unlisted: list[str]
+    """Moved, but empty now (cleared, consumed)."""
+
+    @classmethod
+    def at(cls, versions: dict[str, int], version: int) -> Moved:
+        """Nothing moved yet; channels that move go to ``version`` in ``versions``."""
+        return _new(cls, (versions, version, set(), []))
 
     def bump(self, key: str, available: bool) -> None:
         """``key``'s channel changed: move its version; ``available``: it holds a value."""
@@ -125,7 +134,7 @@ def apply_writes(
     ``applied``: channels that already hold exactly these writes (made for a lone task's
     conditional edges); they replace the live ones instead of reducing twice.
     """
-    versions, version, updated = moved.versions, moved.version, moved.updated
+    versions, version, updated, unlisted = moved
     for key, values in grouped.items():
         if applied and key in applied:
             channel = channels[key] = applied[key]
@@ -137,7 +146,7 @@ def apply_writes(
             ):
                 updated.add(key)
             else:
-                moved.unlisted.append(key)
+                unlisted.append(key)
             continue
         channel = channels[key]
         if len(values) == 1 and (type(channel) is LastValue or type(channel) is EphemeralValue):

@@ -92,55 +92,46 @@ def local_state(run: RunView, task: Task, writes: Sequence[Write], raw: Any, nar
     task's own writes applied. The channels made for it are kept on ``task.applied``: a
     step of this one task commits them as they are instead of reducing twice. If this
     fails (a reducer or the schema rejects the writes), the task's writes are dropped."""
+    channels, state_keys = run.channels, run.graph.state_keys
     try:
         if task.applied is None:
-            overrides, task.applied = own_writes(run, writes)
+            # The writes on their own: key -> new value, and key -> a copy of its channel
+            # with them applied (for channels a write does not simply replace). Usually each
+            # key is written once and applied as it comes (here: a call per branch costs);
+            # a key written twice (or a failure) goes to the grouped application, which
+            # decides which failure a step reports.
+            overrides: dict[str, Any] = {}
+            applied: dict[str, BaseChannel] = {}
+            try:
+                for key, value in writes:
+                    if key not in state_keys:
+                        continue
+                    if key in overrides:
+                        raise _WrittenTwice
+                    channel = channels[key]
+                    if type(channel) in _REPLACING:
+                        overrides[key] = value
+                    elif type(channel) is BinaryOperatorAggregate:
+                        folded = applied[key] = channel.folded(value)
+                        overrides[key] = folded.value
+                    else:
+                        copied = applied[key] = channel.copy()
+                        copied.update((value,))
+                        overrides[key] = copied.peek()
+            except Exception:
+                overrides, applied = _grouped_writes(run, writes)
+            task.applied = applied
         else:
-            state_keys = run.graph.state_keys
             overrides = {key: value for key, value in writes if key in state_keys}
             for key, channel in task.applied.items():
                 overrides[key] = channel.peek()
-        reader = narrow or run.graph.state_reader
-        state = reader.read(run.channels, run.step, run.stop, overrides)
+        state = (narrow or run.graph.state_reader).read(channels, run.step, run.stop, overrides)
     except Exception:
         task.writes = []
         raise
     if narrow is None and isinstance(raw, dict) and isinstance(state, dict):
         return {**raw, **state}
     return state
-
-
-def own_writes(
-    run: RunView, writes: Sequence[Write]
-) -> tuple[dict[str, Any], dict[str, BaseChannel]]:
-    """One task's state writes applied on their own: (key → new value, key → a copy of its
-    channel with them applied, for channels a write does not simply replace).
-
-    Usually each key is written once and applied as it comes; a key written twice (or a
-    failure) goes to the grouped application, which decides which failure a step reports.
-    """
-    channels, state_keys = run.channels, run.graph.state_keys
-    overrides: dict[str, Any] = {}
-    applied: dict[str, BaseChannel] = {}
-    try:
-        for key, value in writes:
-            if key not in state_keys:
-                continue
-            if key in overrides:
-                raise _WrittenTwice
-            channel = channels[key]
-            if type(channel) in _REPLACING:
-                overrides[key] = value
-            elif type(channel) is BinaryOperatorAggregate:
-                folded = applied[key] = channel.folded(value)
-                overrides[key] = folded.value
-            else:
-                copied = applied[key] = channel.copy()
-                copied.update((value,))
-                overrides[key] = copied.peek()
-    except Exception:
-        return _grouped_writes(run, writes)
-    return overrides, applied
 
 
 def _grouped_writes(

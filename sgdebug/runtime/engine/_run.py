@@ -109,11 +109,12 @@ class Run(RunState):
         the advance once the next step is planned.
         """
         stepped = False
-        observer = self.observer
-        watched = observer.watched
-        # Nothing reports a lone finished task: computed once, not per step.
+        watched = self.observer.watched
+        # What holds for every step, decided once: whether a lone task runs here, whether
+        # anything reports a lone finished task, whether anything looks at a commit.
+        here = inline and self.graph.cache is None
         quiet = not watched and self.options.emit is None
-        after = self.options.interrupt_after
+        checked = watched or bool(self.options.interrupt_after)
         while True:
             # The phases follow each other within one pass: plan, execute, commit.
             phase = self.phase
@@ -122,17 +123,19 @@ class Run(RunState):
                     if self.breakpoint is not None or self.status == "error":
                         return self.status
                     continue
-                if watched and observer.planned(self, self.tasks):
-                    return self._pause()
-                if stepped:
-                    return self.status
+                if (watched or stepped) and (status := self._after_plan(stepped)) is not None:
+                    return status
                 phase = self.phase
             if phase == "execute":
                 tasks = self.tasks
-                if not inline or len(tasks) != 1 or tasks[0].done or self.graph.cache is not None:
+                if not here or len(tasks) != 1 or tasks[0].done:
                     return None
-                status = self._run_here(tasks[0], quiet)
-                if status is not None:
+                run_task(self, tasks[0], self._inline)
+                if quiet and tasks[0].done and len(tasks) == 1:  # (a handler's task joins it)
+                    if self.persist is not None:  # the usual unwatched step: nothing to report
+                        self.persist.defer(tasks[0])  # (its writes wait for the step's save)
+                    self.phase = "commit"
+                elif (status := self._after_execute(self.finish_execute(tasks))) is not None:
                     return status
                 phase = self.phase
             if phase == "commit":
@@ -143,30 +146,28 @@ class Run(RunState):
                     if self._commit_failed(exc):
                         return self.status  # kept: back before the step, status error
                     raise
-                if after and stops_at(self, after, committed):
-                    self._stop_at_breakpoint("after")
-                    return self.status
-                if watched and observer.committed(self, record):
-                    return self._pause()
+                if checked and (status := self._after_commit(committed, record)) is not None:
+                    return status
                 stepped = one_step
             else:  # "done" (a step run here leaves the phase at "commit", or returns)
                 self.status = "done"
                 return self.status
 
-    def _run_here(self, task: Task, quiet: bool) -> Status | None:
-        """Run a step's one task in this thread; the status if the advance stops there.
+    def _after_plan(self, stepped: bool) -> Status | None:
+        """A hook pauses the run at the planned step, or (``stepped``) the advance ends."""
+        if self.observer.watched and self.observer.planned(self, self.tasks):
+            return self._pause()
+        return self.status if stepped else None
 
-        ``quiet``: nobody watches the run or streams it (see :meth:`_settle`).
-        """
-        run_task(self, task, self._inline)
-        if quiet and task.done and task.handler is None:
-            # The usual unwatched step: nothing to report; the writes wait for the save.
-            persist = self.persist
-            if persist is not None:
-                persist.defer(task)
-            self.phase = "commit"
-            return None
-        return self._after_execute(self.finish_execute(self.tasks))
+    def _after_commit(self, committed: Sequence[Task], record: CommitRecord) -> Status | None:
+        """A breakpoint after the committed nodes stops the run, or a hook pauses it."""
+        after = self.options.interrupt_after
+        if after and stops_at(self, after, committed):
+            self._stop_at_breakpoint("after")
+            return self.status
+        if self.observer.watched and self.observer.committed(self, record):
+            return self._pause()
+        return None
 
     def _after_execute(self, paused: bool) -> Status | None:
         if self.status in ("error", "interrupted"):

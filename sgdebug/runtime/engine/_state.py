@@ -51,6 +51,7 @@ NO_RECORD = empty_record(-1)
 """Returned by a commit nobody watches: building a record per step costs time."""
 _NOTHING: frozenset[str] = frozenset()
 _RESUME_LOCK = threading.Lock()
+_new = tuple.__new__
 ApplyKind = Literal["step", "input", "edit", "interrupt"]
 
 
@@ -299,29 +300,31 @@ class RunState:
         """Apply grouped writes. ``kind``: ``step`` (a superstep's: volatile channels
         clear, waiting ones may finish), ``input`` (the input step's, unreported), ``edit``
         (between steps, unreported), ``interrupt`` (an interrupted step's finished tasks)."""
-        channels = self.channels
+        channels, graph = self.channels, self.graph
         before = {k: c.checkpoint() for k, c in channels.items()} if owners is not None else None
         self.max_version += 1
-        moved = Moved(self.versions, self.max_version)
+        updated: set[str] = set()
+        unlisted: list[str] = []
+        moved = _new(Moved, (self.versions, self.max_version, updated, unlisted))  # (Moved.at())
         if consumed:
             consume_triggers(channels, consumed, moved)
         apply_writes(channels, grouped, moved, applied)
         if kind in ("step", "input"):  # a full step: unwritten volatile channels clear
             if not grouped.keys() >= self.dirty:  # (usually each was written again)
                 clear_unwritten(channels, self.dirty, grouped, moved)
-            self.dirty = self.graph.volatile_set.intersection(grouped)
-            if self.graph.trigger_keys.isdisjoint(moved.updated):
+            self.dirty = graph.volatile_set.intersection(grouped)
+            if graph.trigger_keys.isdisjoint(updated):
                 finish_channels(channels, moved)  # nothing else would run next
-            self.updated = moved.updated
+            self.updated = updated
         else:
-            self.dirty = self.dirty | self.graph.volatile_set.intersection(grouped)
-            self.updated = None if self.updated is None else self.updated | moved.updated
-        self.moved = moved.updated.union(moved.unlisted) if moved.unlisted else moved.updated
+            self.dirty = self.dirty | graph.volatile_set.intersection(grouped)
+            self.updated = None if self.updated is None else self.updated | updated
+        self.moved = updated.union(unlisted) if unlisted else updated
         self.applies += 1
         options = self.options
         watching = options.watch and not self.watched_changed
         if (watching or options.emit is not None) and kind in ("step", "interrupt"):
-            self._report_values(moved.updated)
+            self._report_values(updated)
         if before is None:
             return NO_RECORD
         changes = commit_record(channels, self.versions, before, grouped, owners or {})

@@ -54,9 +54,6 @@ RESUME = "__resume__"
 NULL_TASK = "00000000-0000-0000-0000-000000000000"
 """Task id of writes that belong to the checkpoint, not a task (a bare resume value)."""
 _new = tuple.__new__
-_ABSENT: Mapping[str, Any] = {}
-"""What ``_user_metadata`` takes for a config without ``metadata``/``configurable``: one
-object, so that the identity check finds it unchanged (never mutated)."""
 """Builds a NamedTuple from a tuple of all its fields: its own constructor is a Python
 function, and saving makes several per superstep."""
 
@@ -81,11 +78,8 @@ class Persistence:  # implements engine._journal.Journal
         """Find channels the step changed in place (see :class:`MutationCheck`): the
         check itself, not a method calling it (a run calls it every step)."""
         self.pending = PendingWrites(saver, thread_id)
-        self._metadata: tuple[tuple[Any, Any], tuple[Any, Any], Mapping[str, Any]] = (
-            (None, None),
-            ({}, {}),
-            {},
-        )
+        self._metadata: tuple[Mapping[str, Any] | None, Mapping[str, Any]] = (None, {})
+        """(the run config it was made from, what a checkpoint's metadata takes from it)."""
         self.replay: Replay | None = None
         """Where the subgraphs of a replaying root run start (shared by the runs of one
         invocation; see ``_subgraph_runs.Replay``)."""
@@ -141,7 +135,9 @@ class Persistence:  # implements engine._journal.Journal
             pending = ()
         else:
             self.pending.items = []  # taken: stored with this checkpoint
-        metadata = self._user_metadata(run.options.config)
+        config, (made_from, metadata) = run.options.config, self._metadata
+        if config is not made_from:
+            metadata = self._user_metadata(config)
         entry: SaveEntry = _new(
             SaveEntry,
             (
@@ -273,22 +269,20 @@ class Persistence:  # implements engine._journal.Journal
         emit.checkpoint(resumed_event(run, record, self.saver), record.step)
 
     def _user_metadata(self, config: Mapping[str, Any]) -> Mapping[str, Any]:
-        """What the run's config adds to its checkpoints' metadata (``_metadata``), made
-        again only when ``config["metadata"]`` or ``config["configurable"]`` changed."""
-        given = (config.get("metadata") or _ABSENT, config.get("configurable") or _ABSENT)
-        seen, copies, stored = self._metadata
-        if given[0] is not seen[0] or given[1] is not seen[1] or copies != given:
-            copies = (dict(given[0]), dict(given[1]))  # (a user may change them in place)
+        """What the run's config adds to its checkpoints' metadata, kept in ``_metadata``
+        for the saves of the run: made again only for another config. (A run's config is
+        its own merged copy, made when it starts: nothing changes it while it runs.)"""
+        if config is not self._metadata[0]:
             kept = user_metadata(config)
             stored = kept if self.parents is None else {"parents": self.parents, **kept}
-            self._metadata = (given, copies, stored)
-        return stored
+            self._metadata = (config, stored)
+        return self._metadata[1]
 
     def nest(self, parents: Mapping[str, str] | None) -> None:
         """Mark the checkpoints saved from now a subgraph's (see :attr:`parents`), or,
         with ``None`` or ``{}``, a root graph's."""
         self.parents = dict(parents) if parents else None
-        self._metadata = ((None, None), ({}, {}), {})  # (made again at the next save)
+        self._metadata = (None, {})  # (made again at the next save)
 
     # -- what the run reports --------------------------------------------------------------
 
