@@ -26,8 +26,8 @@ starting the process to the moment its output holds every marker of a drawn scre
 the debugger: the status line's ``PAUSED``, the log's welcome and the footer's ``palette``;
 for the bare app: its one line of text). Runs of the two alternate, and each keeps its best,
 so both see the same machine; the figure that counts is the ratio. The CPU time the process
-used by then is shown beside it (from ``/proc``, on Linux): a busy machine, which stretches
-wall time, disturbs it much less.
+used by then is shown beside it (its resource usage, read as it is reaped): a busy
+machine, which stretches wall time, disturbs it much less.
 
 ``--instructions`` counts instead the machine instructions each first screen took, under
 valgrind's callgrind (``perf stat`` needs a hardware counter a virtual machine may lack):
@@ -143,42 +143,21 @@ def import_cpu_ms(code: str, repeats: int) -> float:
     return min(times)
 
 
-def cpu_ms(pid: int) -> float | None:
-    """The CPU time (user + system, every thread) process ``pid`` used so far, in
-    milliseconds; ``None`` without ``/proc``."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
-
-
-def first_screen_ms(argv: Sequence[str], markers: Sequence[bytes]) -> tuple[float, float | None]:
+def first_screen_ms(argv: Sequence[str], markers: Sequence[bytes]) -> tuple[float, float]:
     """Milliseconds from starting ``argv`` in a pseudo-terminal to its output holding every
-    one of ``markers``, and the CPU milliseconds it used by then; the process is killed
-    then."""
-    return screen_stages_ms(argv, (markers,))[0]
-
-
-def screen_stages_ms(argv: Sequence[str], stages: Sequence[Sequence[bytes]]
-                     ) -> list[tuple[float, float | None]]:  # fmt: skip
-    """For each of ``stages`` in turn, the milliseconds from starting ``argv`` in a
-    pseudo-terminal to its output holding every one of its markers, and the CPU
-    milliseconds it used by then; the process is killed after the last."""
+    one of ``markers``, and the CPU milliseconds it used by then (user + system, every
+    thread, to the microsecond: read from the process as it is reaped, killed then)."""
     process, master = _start_in_terminal(argv)
     try:
         start = time.perf_counter()
-        seen = b""
-        times = []
-        for markers in stages:
-            seen = _wait_for_screen(argv, master, markers, SCREEN_TIMEOUT_S, seen)
-            times.append(((time.perf_counter() - start) * 1000, cpu_ms(process.pid)))
-        return times
+        _wait_for_screen(argv, master, markers, SCREEN_TIMEOUT_S)
+        wall = (time.perf_counter() - start) * 1000
     finally:
         process.kill()
-        process.wait()
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = status
         os.close(master)
+    return wall, (usage.ru_utime + usage.ru_stime) * 1000
 
 
 def _start_in_terminal(argv: Sequence[str]) -> tuple[subprocess.Popen[bytes], int]:
@@ -199,9 +178,9 @@ def _start_in_terminal(argv: Sequence[str]) -> tuple[subprocess.Popen[bytes], in
 
 
 def _wait_for_screen(argv: Sequence[str], master: int, markers: Sequence[bytes],
-                     timeout_s: float, seen: bytes = b"") -> bytes:  # fmt: skip
-    """Read the terminal until its output (``seen`` so far) holds every one of
-    ``markers``; the output read by then."""
+                     timeout_s: float) -> None:  # fmt: skip
+    """Read the terminal until its output holds every one of ``markers``."""
+    seen = b""
     while not all(marker in seen for marker in markers):
         ready, _, _ = select.select([master], [], [], timeout_s)
         if not ready:
@@ -210,7 +189,6 @@ def _wait_for_screen(argv: Sequence[str], master: int, markers: Sequence[bytes],
             seen += os.read(master, 1 << 16)
         except OSError:  # the process ended before drawing its screen
             raise SystemExit(f"{' '.join(argv)} ended before its first screen") from None
-    return seen
 
 
 def first_screen_instructions(argv: Sequence[str], markers: Sequence[bytes]) -> int:
@@ -262,32 +240,30 @@ class Screens:
 
     bare: float
     demo: float
-    bare_cpu: float | None
-    demo_cpu: float | None
+    bare_cpu: float
+    demo_cpu: float
     graph: float
     """The demo's best time to its graph drawn (see :data:`GRAPH_MARKERS`)."""
-    graph_cpu: float | None
+    graph_cpu: float
 
 
 def first_screens(repeats: int) -> Screens:
     """The best first-screen times (wall and CPU) of a bare Textual app and of
     ``sgdebug demo chatbot``, their runs alternating."""
-    bare: list[tuple[float, float | None]] = []
-    demo: list[tuple[float, float | None]] = []
-    graph: list[tuple[float, float | None]] = []
+    bare: list[tuple[float, float]] = []
+    demo: list[tuple[float, float]] = []
+    graph: list[tuple[float, float]] = []
     for _ in range(repeats):
         bare.append(first_screen_ms((sys.executable, "-c", BARE_APP), BARE_MARKERS))
-        screen, drawn = screen_stages_ms((installed_script(), "demo", "chatbot"),
-                                         (DEMO_MARKERS, GRAPH_MARKERS))  # fmt: skip
-        demo.append(screen)
-        graph.append(drawn)
+        demo.append(first_screen_ms((installed_script(), "demo", "chatbot"), DEMO_MARKERS))
+        graph.append(first_screen_ms((installed_script(), "demo", "chatbot"),
+                                     (*DEMO_MARKERS, *GRAPH_MARKERS)))  # fmt: skip
     return Screens(min(w for w, _ in bare), min(w for w, _ in demo), _least(bare), _least(demo),
                    min(w for w, _ in graph), _least(graph))  # fmt: skip
 
 
-def _least(runs: Sequence[tuple[float, float | None]]) -> float | None:
-    cpus = [cpu for _, cpu in runs if cpu is not None]
-    return min(cpus) if cpus else None
+def _least(runs: Sequence[tuple[float, float]]) -> float:
+    return min(cpu for _, cpu in runs)
 
 
 def warm_bytecode() -> None:
@@ -336,14 +312,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{'first screen: bare Textual app':<30}{screens.bare:>14.1f}")
     print(f"{'first screen: demo chatbot':<30}{screens.demo:>14.1f}"
           f"{f'< {FIRST_SCREEN_RATIO_GOAL:.0f}x':>10}  ({ratio:.2f}x){flag}")  # fmt: skip
-    if screens.bare_cpu and screens.demo_cpu is not None:
-        print(f"{'  the same, in CPU ms':<30}{screens.bare_cpu:>14.1f}{screens.demo_cpu:>10.1f}"
-              f"  ({screens.demo_cpu / screens.bare_cpu:.2f}x: bare, demo)")  # fmt: skip
+    print(f"{'  the same, in CPU ms':<30}{screens.bare_cpu:>14.1f}{screens.demo_cpu:>10.1f}"
+          f"  ({screens.demo_cpu / screens.bare_cpu:.2f}x: bare, demo)")  # fmt: skip
     print(f"{'  its graph drawn (later)':<30}{screens.graph:>14.1f}{'':>10}"
           f"  ({screens.graph / screens.bare:.2f}x)")  # fmt: skip
-    if screens.bare_cpu and screens.graph_cpu is not None:
-        print(f"{'  the same, in CPU ms':<30}{'':>14}{screens.graph_cpu:>10.1f}"
-              f"  ({screens.graph_cpu / screens.bare_cpu:.2f}x)")  # fmt: skip
+    print(f"{'  the same, in CPU ms':<30}{'':>14}{screens.graph_cpu:>10.1f}"
+          f"  ({screens.graph_cpu / screens.bare_cpu:.2f}x)")  # fmt: skip
     print(f"best of {repeats} runs each; Python {sys.version.split()[0]}")
     if missed:
         print(f"goal missed: {', '.join(missed)}")
