@@ -16,10 +16,12 @@ session = Session(Target(chatbot.graph, {}, "chatbot"), input=chatbot.EXAMPLE_IN
 session.restart(chatbot.EXAMPLE_INPUT)
 first = FrameBuilder(session).build()
 before = "langchain_core" in sys.modules
+diff_before = "sgdebug.inspect.step_diff" in sys.modules
 session.step()
 after = FrameBuilder(session).build()
 messages = next(r for r in after.channels if r.name == "messages")
 print(json.dumps({"before": before, "after": "langchain_core" in sys.modules,
+                  "diff_before": diff_before, "diff": [c.channel for c in after.step_diff.channels],
                   "first": [r.name for r in first.channels],
                   "classes": [type(m).__name__ for m in messages.value]}))
 """
@@ -37,3 +39,10 @@ def test_the_chatbot_imports_langchain_core_when_a_step_first_merges_messages() 
     assert found["before"] is False, "the first frame (no message yet) imported langchain_core"
     assert found["after"] is True
     assert found["classes"] == ["HumanMessage"]
+
+
+def test_the_diff_modules_are_imported_with_the_first_step_diff() -> None:
+    found = _run(CHATBOT_SESSION)
+
+    assert found["diff_before"] is False, "the first frame (no step yet) imported the diffs"
+    assert found["diff"] == ["messages"]

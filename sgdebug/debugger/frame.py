@@ -37,18 +37,17 @@ from sgdebug.inspect import (
     ChannelRow,
     HistoryTree,
     LastChange,
-    StepDiff,
     TaskRow,
     fold_changes,
     fold_edit,
-    reducer_diff,
     task_rows,
 )
 
 if TYPE_CHECKING:
     from sgdebug.debugger.breakpoints import Breakpoint
     from sgdebug.debugger.session import Session
-    from sgdebug.runtime import Task
+    from sgdebug.inspect import StepDiff
+    from sgdebug.runtime import CommitRecord, Task
 
 __all__ = [
     "END_NODE",
@@ -249,7 +248,7 @@ def build_frame(
         view=view,
         channels=_channel_rows(session, view, changes, mutations),
         tasks=tasks,
-        step_diff=reducer_diff(session.model, record) if record is not None else None,
+        step_diff=_step_diff(session, record),
         history=entry_tree(entries, view.checkpoint_id) if entries else None,
         entries=entries,
         nodes=(
@@ -288,6 +287,16 @@ def _in_subgraph(frame: Frame, session: Session) -> Frame:
         frame, channels=channels, tasks=tasks, step_diff=None, diff_note=note,
         breadcrumb=breadcrumb(chosen.path), subgraph=chosen,
     )  # fmt: skip
+
+
+def _step_diff(session: Session, record: CommitRecord | None) -> StepDiff | None:
+    """The reducer diff of ``record``'s superstep (the diff module is imported with the
+    first one: the first screen has none)."""
+    if record is None:
+        return None
+    from sgdebug.inspect import reducer_diff
+
+    return reducer_diff(session.model, record)
 
 
 def _diff_note(current: HistoryEntry | None) -> str:

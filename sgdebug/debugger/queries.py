@@ -23,7 +23,6 @@ from sgdebug.debugger.results import (
     Outcome,
 )
 from sgdebug.debugger.subgraphs import break_refusal, channel_refusal, is_path
-from sgdebug.inspect import snapshot_diff
 from sgdebug.runtime import START, StateSnapshot
 
 __all__ = ["QueryVerbs"]
@@ -108,6 +107,8 @@ class QueryVerbs:
                     old = self._entry(a)
             except SnapshotError as exc:
                 return self.core.refuse("diff", str(exc))
+            from sgdebug.inspect import snapshot_diff  # (imported with the first diff)
+
             change = snapshot_diff(self._snapshot(old), self._snapshot(new))
             return self.core.answer("diff", change, f"diff {old.index} -> {new.index}")
 

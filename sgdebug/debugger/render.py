@@ -10,7 +10,7 @@ import pprint
 import reprlib
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sgdebug.debugger.breakpoints import Breakpoint, held_notes
 from sgdebug.debugger.results import (
@@ -24,9 +24,11 @@ from sgdebug.debugger.results import (
     TaskInfo,
 )
 from sgdebug.inspect.outline import outline
-from sgdebug.inspect.step_diff import SnapshotDiff, snapshot_diff_lines
 from sgdebug.runtime import StateSnapshot
 from sgdebug.runtime.channels import MISSING
+
+if TYPE_CHECKING:
+    from sgdebug.inspect.step_diff import SnapshotDiff
 
 __all__ = [
     "describe_failure",
@@ -244,6 +246,8 @@ def _format_mapping(values: Any, *, whole: bool = False) -> str:
 
 def _format_diff(diff: SnapshotDiff) -> str:
     """Under the outcome's ``diff A -> B``: one signed line per change, keys by name."""
+    from sgdebug.inspect.step_diff import snapshot_diff_lines
+
     if not diff.channels:
         return "  no change"
     return "\n".join(
@@ -273,6 +277,8 @@ def _format_snapshot(snapshot: StateSnapshot) -> str:
 
 
 def _format_value_of(outcome: Outcome) -> str:
+    from sgdebug.inspect.step_diff import SnapshotDiff  # (not needed by the first screen)
+
     value = outcome.value
     command = outcome.command
     if isinstance(value, SnapshotDiff):

@@ -7,6 +7,8 @@ history tree and value previews. No state, no I/O, no UI library: it imports onl
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 # -- values, channels, tasks, diffs, history ------------------------------------------------
 from sgdebug.inspect.channels import (
     ChannelRow,
@@ -18,7 +20,6 @@ from sgdebug.inspect.channels import (
     snapshot_changes,
     snapshot_channel_rows,
 )
-from sgdebug.inspect.diff import Diff, DiffLine, apply, diff_lines, summary
 from sgdebug.inspect.drawing import Box, Drawing, DrawnEdge, DrawnNode, draw, draw_list
 from sgdebug.inspect.graph_model import GraphModel
 from sgdebug.inspect.history import (
@@ -28,15 +29,6 @@ from sgdebug.inspect.history import (
     SnapshotLink,
     history_tree,
     link_tree,
-)
-from sgdebug.inspect.step_diff import (
-    ChannelDiff,
-    SnapshotDiff,
-    StepDiff,
-    WriteRow,
-    reducer_diff,
-    snapshot_diff,
-    snapshot_diff_lines,
 )
 from sgdebug.inspect.tasks import TaskRow, snapshot_task_rows, task_rows
 from sgdebug.inspect.topology import (
@@ -48,6 +40,18 @@ from sgdebug.inspect.topology import (
     mermaid,
 )
 from sgdebug.inspect.values import ValueNode, value_tree
+
+if TYPE_CHECKING:
+    from sgdebug.inspect.diff import Diff, DiffLine, apply, diff_lines, summary
+    from sgdebug.inspect.step_diff import (
+        ChannelDiff,
+        SnapshotDiff,
+        StepDiff,
+        WriteRow,
+        reducer_diff,
+        snapshot_diff,
+        snapshot_diff_lines,
+    )
 
 __all__ = [
     # graph: topology, layout, drawing. The functions topology, diff and preview stay in
@@ -99,3 +103,25 @@ __all__ = [
     "task_rows",
     "value_tree",
 ]
+
+_DIFF_NAMES = ("Diff", "DiffLine", "apply", "diff_lines", "summary")
+_STEP_DIFF_NAMES = ("ChannelDiff", "SnapshotDiff", "StepDiff", "WriteRow", "reducer_diff",
+                    "snapshot_diff", "snapshot_diff_lines")  # fmt: skip
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(_DIFF_NAMES, "diff"),
+    **dict.fromkeys(_STEP_DIFF_NAMES, "step_diff"),
+    "diff": "diff",
+    "step_diff": "step_diff",
+}
+"""The diffs' names and modules, imported when first asked for: the first screen shows no
+diff yet, and their 13 frozen dataclasses cost it ~1 ms each."""
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    loaded = importlib.import_module(f"{__name__}.{module}")
+    return loaded if name == module else getattr(loaded, name)

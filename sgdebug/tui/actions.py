@@ -20,7 +20,6 @@ from textual.worker import Worker
 
 from sgdebug.debugger import Outcome, Session
 from sgdebug.debugger.frame import END_NODE, START_NODE, Frame, FrameBuilder
-from sgdebug.tui.details import editable_text, node_details
 from sgdebug.tui.keys import (
     KEY_COMMANDS,
     TUI_BINDINGS,
@@ -30,7 +29,6 @@ from sgdebug.tui.keys import (
     key_command,
 )
 from sgdebug.tui.layout import DETAIL_PANES, next_pane
-from sgdebug.tui.screens.confirm_screen import ConfirmScreen
 from sgdebug.tui.stopping import QUIT_GRACE_S, EngineStopper
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.command_line import CommandLine
@@ -258,6 +256,8 @@ class ActionsMixin(_Base):
             f"Start a new run from the input? This run's history ({len(entries)} snapshots) "
             f"leaves the screen, and {kept}."
         )
+        from sgdebug.tui.screens.confirm_screen import ConfirmScreen  # not on the first screen
+
         self.push_screen(ConfirmScreen(question), self._restart_if)
 
     def _restart_if(self, yes: bool | None) -> None:
@@ -309,6 +309,8 @@ class ActionsMixin(_Base):
 
     def request_quit(self) -> None:
         """Quit, asking first when the session is not saved in a file."""
+        from sgdebug.tui.screens.confirm_screen import ConfirmScreen  # not on the first screen
+
         if self.busy:
             self.session.request_pause()
         if self.session.store is None and self.session.started:
@@ -362,6 +364,8 @@ class ActionsMixin(_Base):
         row = next((r for r in channels.rows_shown if r.name == key), None)
         if key is None or row is None:
             return
+        from sgdebug.tui.details import editable_text  # not on the first screen
+
         text = "" if row.empty else editable_text(row.value)
         if text is None:
             self.query_one(LogPane).write_note(
@@ -408,6 +412,7 @@ class ActionsMixin(_Base):
             self.refresh_bindings()
 
     def on_graph_pane_node_opened(self, message: GraphPane.NodeOpened) -> None:
+        from sgdebug.tui.details import node_details  # not on the first screen
         from sgdebug.tui.screens.node_screen import NodeScreen
 
         graph = self.session.model

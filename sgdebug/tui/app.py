@@ -41,7 +41,6 @@ from sgdebug.debugger.frame import Frame, FrameBuilder, NodeStatus, with_running
 from sgdebug.inspect.node_paths import PATH_SEP
 from sgdebug.inspect.topology import topology
 from sgdebug.tui.actions import TUI_ANSWERS, ActionsMixin
-from sgdebug.tui.details import task_details
 from sgdebug.tui.keys import TUI_BINDINGS, command_bindings
 from sgdebug.tui.layout import DETAIL_PANES, as_pane, layout_for
 from sgdebug.tui.palette import CommandsProvider
@@ -429,6 +428,8 @@ class DebuggerApp(ActionsMixin, App[int]):
             if task is None:
                 inspector.show_nothing("That task is no longer pending.")
             else:
+                from sgdebug.tui.details import task_details  # not on the first screen
+
                 subject, value = task_details(task)
                 inspector.show_value(subject, task.name, value)
             return

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import pprint
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from sgdebug.debugger import Breakpoint, TaskInfo
 from sgdebug.debugger.frame import END_NODE, START_NODE, Frame
@@ -13,7 +13,9 @@ from sgdebug.debugger.render import hit_count
 from sgdebug.inspect import GraphModel
 from sgdebug.inspect.topology import Topology
 from sgdebug.tui.graph_paint import STATUS_WORD
-from sgdebug.tui.screens.node_screen import NodeDetails
+
+if TYPE_CHECKING:
+    from sgdebug.tui.screens.node_screen import NodeDetails
 
 __all__ = ["MAX_EDIT_CHARS", "editable_text", "node_details", "task_details", "timing_text"]
 
@@ -30,6 +32,8 @@ def node_details(
     name: str, topology: Topology, frame: Frame | None, graph: GraphModel
 ) -> NodeDetails:
     """The details screen's content for node ``name``."""
+    from sgdebug.tui.screens.node_screen import NodeDetails  # not on the first screen
+
     state = frame.node(name) if frame is not None else None
     incoming = tuple(
         f"{_name(e.source)} {'┄┄▶' if e.kind == 'conditional' else '──▶'} {_name(name)}"

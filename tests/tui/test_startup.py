@@ -4,6 +4,13 @@ engine thread (which cost a paint, with every key disabled until it came back)."
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import os
+import select
+import struct
+import subprocess
+import sys
+import termios
 
 from sgdebug.tui import make_app
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
@@ -70,3 +77,34 @@ def test_the_first_screen_drawn_has_the_footers_keys_and_the_logs_welcome() -> N
     assert "palette" in seen["keys"]
     assert "Step" in seen["keys"]
     assert seen["log"][0].startswith("Debugging chatbot: s steps")
+
+
+def _terminal_output_until(argv: list[str], markers: tuple[bytes, ...]) -> bytes:
+    """What ``argv`` wrote to a 160x48 pseudo-terminal until its output held ``markers``."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 48, 160, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color"}
+    process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+                               start_new_session=True)  # fmt: skip
+    os.close(slave)
+    seen = b""
+    try:
+        while not all(marker in seen for marker in markers):
+            ready, _, _ = select.select([master], [], [], 60)
+            assert ready, f"no screen in 60 s: {seen[-2000:]!r}"
+            seen += os.read(master, 1 << 16)
+    finally:
+        process.kill()
+        process.wait()
+        os.close(master)
+    return seen
+
+
+def test_the_first_screen_a_terminal_shows_has_the_graph_drawn() -> None:
+    # The graph pane drew the graph once it learned its size, after the first layout: the
+    # first paint (status line, log, footer) had an empty graph pane, drawn a paint later.
+    shown = _terminal_output_until([sys.executable, "-m", "sgdebug", "demo", "chatbot"],
+                                   (b"PAUSED", b"Debugging", b"palette"))  # fmt: skip
+
+    for drawn in ("START", "agent", "tools", "END", "» next"):
+        assert drawn.encode() in shown, drawn

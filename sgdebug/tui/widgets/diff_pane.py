@@ -7,6 +7,7 @@ applied them, the new value, and the structural diff (``+`` added, ``-`` removed
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from rich.style import StyleType
 from rich.text import Text
@@ -14,7 +15,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from sgdebug.inspect import ChannelDiff, StepDiff, diff_lines
+if TYPE_CHECKING:  # (a diff comes with its module: the first screen has none)
+    from sgdebug.inspect import ChannelDiff, StepDiff
 
 __all__ = ["DiffPane", "render_step_diff"]
 
@@ -64,6 +66,8 @@ def render_step_diff(step_diff: StepDiff, styles: Mapping[str, StyleType]) -> Te
 
 
 def _channel(text: Text, change: ChannelDiff, styles: Mapping[str, StyleType]) -> None:
+    from sgdebug.inspect import diff_lines
+
     text.append("\n")
     text.append(change.channel, style=styles.get("channel", "bold"))
     text.append(f"  {change.applied}", style="dim")

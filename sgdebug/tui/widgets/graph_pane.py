@@ -26,6 +26,7 @@ from sgdebug.tui.graph_paint import (
     edge_legend,
     paint,
 )
+from sgdebug.tui.widgets.graph_canvas import GraphCanvas
 
 __all__ = ["GraphPane"]
 
@@ -80,7 +81,9 @@ class GraphPane(VerticalScroll, can_focus=True):
         """The subgraphs the run is inside, as last shown (opened once when entered)."""
         self.states: Mapping[str, NodeState] = {}
         self.drawing: Drawing | None = None
-        self._canvas = Static("", id="graph-canvas", markup=False)
+        self._fitted: tuple[Topology, int, int] | None = None
+        """What :attr:`drawing` was made for: the topology and the room (columns, rows)."""
+        self._canvas = GraphCanvas(self._fit, id="graph-canvas")
         self._caption = Static("", id="graph-caption", markup=False)
         names = [n.name for n in topology.nodes if n.name not in (START_NODE, END_NODE)]
         self.set_reactive(GraphPane.selected, names[0] if names else None)
@@ -155,14 +158,28 @@ class GraphPane(VerticalScroll, can_focus=True):
     def _layout(self) -> None:
         if not self.is_mounted:
             return
-        width = max(8, self.scrollable_content_region.width)
-        height = max(3, self.scrollable_content_region.height - _FOOTER_ROWS)
+        region = self.scrollable_content_region
+        if self._fit(region.width, region.height, layout=True):
+            self._repaint()
+
+    def _fit(self, columns: int, rows: int, *, layout: bool = False) -> bool:
+        """Draw the graph for a content area of ``columns`` x ``rows`` unless it is drawn
+        for it already (whether it drew). Textual's layout calls it with ``layout=False``
+        (the canvas's height is being measured: painted without another layout)."""
+        fitted = self._fitted
+        if fitted is not None and fitted[0] is self.topology and fitted[1:] == (columns, rows):
+            return False
+        self._fitted = (self.topology, columns, rows)
+        width = max(8, columns)
+        height = max(3, rows - _FOOTER_ROWS)
         self.drawing = draw(self.topology, width=width, height=height)
         if self.drawing.mode == "list":  # paint puts its marks before the list's lines
             self.drawing = draw(self.topology, width=width - LIST_GUTTER, height=height)
-        self._repaint()
+        if not layout:
+            self._repaint(layout=False)
+        return True
 
-    def _repaint(self) -> None:
+    def _repaint(self, *, layout: bool = True) -> None:
         if self.drawing is None or not self.is_mounted:
             return
         palette = Palette(
@@ -170,8 +187,8 @@ class GraphPane(VerticalScroll, can_focus=True):
             selected=self.get_component_rich_style("graph-pane--selected"),
             breakpoint=self.get_component_rich_style("graph-pane--break"),
         )
-        self._canvas.update(paint(self.drawing, self.states, self.selected, palette))
-        self._caption.update(self._describe())
+        self._caption.update(self._describe(), layout=layout)  # (first: see GraphCanvas)
+        self._canvas.update(paint(self.drawing, self.states, self.selected, palette), layout=layout)
 
     def _describe(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
@@ -193,7 +210,8 @@ class GraphPane(VerticalScroll, can_focus=True):
         drawing = self.drawing
         edges = edge_legend(drawing) if drawing is not None else ""
         # The edge marks take a row under the footer only where the drawing leaves one.
-        spare = self.scrollable_content_region.height - _FOOTER_ROWS
+        rows = self._fitted[2] if self._fitted is not None else 0
+        spare = rows - _FOOTER_ROWS
         if edges and drawing is not None and drawing.height < spare:
             text.append(f"\n{edges}", style="dim")
         return text

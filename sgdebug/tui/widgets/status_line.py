@@ -41,8 +41,8 @@ class StatusLine(Static):
         self._engine = ""
 
     def watch_status(self, old: SessionStatus, new: SessionStatus) -> None:
-        self.remove_class(f"-{old}")
-        self.add_class(f"-{new}")
+        self.remove_class(f"-{old}", update=False)
+        self.add_class(f"-{new}")  # (the widget is styled once, for both classes)
 
     def show_view(self, view: SessionView) -> None:
         """Show where the session stands."""
