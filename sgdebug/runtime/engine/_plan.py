@@ -74,6 +74,7 @@ def plan_tasks(run: RunView, ids: TaskIds, *, add_order: bool = False) -> list[T
     )
     all_seen, step, stop, updated = run.versions_seen, run.step, run.stop, run.updated
     hits = _NO_HITS if add_order or updated is None else graph.trigger_keys.intersection(updated)
+    names: Sequence[str]
     if len(hits) == 1:  # the usual step: one channel moved triggers its nodes (no call)
         (hit,) = hits
         names = graph.trigger_to_nodes[hit]
