@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from sgdebug.runtime._constants import INTERRUPT, PUSH, START, TASKS
 from sgdebug.runtime.channels import MISSING, EphemeralValue, Topic
-from sgdebug.runtime.engine._task import Task, TaskIds
+from sgdebug.runtime.engine._task import Task, TaskIds, make_task
 from sgdebug.runtime.graph._policy import with_timeout
 
 if TYPE_CHECKING:
@@ -103,10 +103,10 @@ def plan_tasks(run: RunView, ids: TaskIds, *, add_order: bool = False) -> list[T
                     raise
             if ids.base is None:  # ids.task(), inlined: the one call of a hot loop
                 ids.count += 1
-                task = Task(f"{ids.prefix}{ids.count:012x}", name, node.pull_path, state,
-                            node.triggers, node)  # fmt: skip
+                task = make_task(f"{ids.prefix}{ids.count:012x}", name, node.pull_path, state,
+                                 node.triggers, node)  # fmt: skip
             else:
-                task = Task(None, name, node.pull_path, state, node.triggers, node, ids.base)
+                task = make_task(None, name, node.pull_path, state, node.triggers, node, ids.base)
             tasks.append(task)
             break
     return tasks
