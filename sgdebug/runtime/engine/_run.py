@@ -469,7 +469,7 @@ class Run(RunState):
             self.deferred = []
         if self.persist is not None:
             self.persist.check_mutations(self, tasks)
-            self.persist.save(self, "loop", moved=self.moved)  # (see save)
+            self.persist.save(self, "loop", None, self.moved)  # (moved: see save)
         self.tasks = []
         self.step += 1
         self.phase = "plan"

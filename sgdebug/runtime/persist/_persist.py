@@ -101,14 +101,15 @@ class Persistence:  # implements engine._journal.Journal
         run: RunState,
         source: Source,
         step: int | None = None,
+        moved: Iterable[str] | None = None,
         *,
         parent: str | None = "",
-        moved: Iterable[str] | None = None,
     ) -> CheckpointRecord | None:
         """Store the run's current channels as a new checkpoint.
 
         ``moved``: the channels whose version the run's last application of writes moved
-        (a commit's); used when nothing else was applied since the last save.
+        (a commit's); used when nothing else was applied since the last save (a commit
+        passes it by position: a keyword argument costs a call more).
 
         Returns the record, or ``None`` when the saver journals (:attr:`record` then builds
         it on demand): a run saves every superstep and seldom looks back.
