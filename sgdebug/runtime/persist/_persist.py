@@ -63,6 +63,8 @@ class Persistence:  # implements engine._journal.Journal
 
     def __init__(self, saver: BaseCheckpointSaver, thread_id: str) -> None:
         self.saver = saver
+        self.journals = saver.journals
+        """The saver's ``journals``, read once (a class attribute is read the slow way)."""
         self.thread_id = thread_id
         self._record: CheckpointRecord | None = None
         self.head: CheckpointId | None = None
@@ -149,7 +151,7 @@ class Persistence:  # implements engine._journal.Journal
                 dict(run.versions_seen), metadata, pending,
             ),
         )  # fmt: skip
-        if saver.journals:  # the usual saver: it files the entry when first read
+        if self.journals:  # the usual saver: it files the entry when first read
             saver.journal.append(entry)
             record = None
         else:
