@@ -55,7 +55,8 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
     # and a lambda's cells cost more than the rest of a small task's bookkeeping.)
     task.error = None
     task.interrupts = ()
-    task.writes = []
+    if task.writes:  # (a task not run yet has an empty list of its own: kept)
+        task.writes = []
     task.applied = None
     if task.resume is None:
         task.resume = []

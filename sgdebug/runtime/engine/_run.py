@@ -128,12 +128,12 @@ class Run(RunState):
                 phase = self.phase
             if phase == "execute":
                 tasks = self.tasks
-                if not here or len(tasks) != 1 or tasks[0].done:
+                if not here or len(tasks) != 1 or (task := tasks[0]).done:
                     return None
-                run_task(self, tasks[0], self._inline)
-                if quiet and tasks[0].done and len(tasks) == 1:  # (a handler's task joins it)
+                run_task(self, task, self._inline)
+                if quiet and task.done and len(tasks) == 1:  # (a handler's task joins it)
                     if self.persist is not None:  # the usual unwatched step: nothing to report
-                        self.persist.defer(tasks[0])  # (its writes wait for the step's save)
+                        self.persist.defer(task)  # (its writes wait for the step's save)
                     self.phase = "commit"
                 elif (status := self._after_execute(self.finish_execute(tasks))) is not None:
                     return status
