@@ -28,15 +28,28 @@ for the bare app: its one line of text). Runs of the two alternate, and each kee
 so both see the same machine; the figure that counts is the ratio. The CPU time the process
 used by then is shown beside it (from ``/proc``, on Linux): a busy machine, which stretches
 wall time, disturbs it much less.
+
+``--instructions`` counts instead the machine instructions each first screen took, under
+valgrind's callgrind (``perf stat`` needs a hardware counter a virtual machine may lack):
+the same pseudo-terminal and markers, the process stopped with SIGUSR2 once its screen is
+drawn (callgrind writes its count then; SIGTERM would start the debugger's orderly exit).
+The count hardly moves with the machine's load, so two runs on a shared machine can be
+compared; it does include the instructions run between drawing and the signal's arrival,
+which under callgrind's ~50x slow-down is a little noise of its own (run it more than
+once).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import select
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -141,6 +154,20 @@ def first_screen_ms(argv: Sequence[str], markers: Sequence[bytes]) -> tuple[floa
     """Milliseconds from starting ``argv`` in a pseudo-terminal to its output holding every
     one of ``markers``, and the CPU milliseconds it used by then; the process is killed
     then."""
+    process, master = _start_in_terminal(argv)
+    try:
+        start = time.perf_counter()
+        _wait_for_screen(argv, master, markers, SCREEN_TIMEOUT_S)
+        return (time.perf_counter() - start) * 1000, cpu_ms(process.pid)
+    finally:
+        process.kill()
+        process.wait()
+        os.close(master)
+
+
+def _start_in_terminal(argv: Sequence[str]) -> tuple[subprocess.Popen[bytes], int]:
+    """``argv`` started in a new pseudo-terminal of :data:`SCREEN_SIZE`; the process and
+    the terminal's master end."""
     import fcntl
     import struct
     import termios
@@ -149,25 +176,67 @@ def first_screen_ms(argv: Sequence[str], markers: Sequence[bytes]) -> tuple[floa
     columns, rows = SCREEN_SIZE
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns), "LINES": str(rows)}
-    start = time.perf_counter()
     process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
                                start_new_session=True)  # fmt: skip
     os.close(slave)
+    return process, master
+
+
+def _wait_for_screen(argv: Sequence[str], master: int, markers: Sequence[bytes],
+                     timeout_s: float) -> None:  # fmt: skip
+    """Read the terminal until its output holds every one of ``markers``."""
     seen = b""
-    try:
-        while not all(marker in seen for marker in markers):
-            ready, _, _ = select.select([master], [], [], SCREEN_TIMEOUT_S)
-            if not ready:
-                raise SystemExit(f"{' '.join(argv)} drew no screen in {SCREEN_TIMEOUT_S:.0f} s")
-            try:
-                seen += os.read(master, 1 << 16)
-            except OSError:  # the process ended before drawing its screen
-                raise SystemExit(f"{' '.join(argv)} ended before its first screen") from None
-        return (time.perf_counter() - start) * 1000, cpu_ms(process.pid)
-    finally:
-        process.kill()
-        process.wait()
-        os.close(master)
+    while not all(marker in seen for marker in markers):
+        ready, _, _ = select.select([master], [], [], timeout_s)
+        if not ready:
+            raise SystemExit(f"{' '.join(argv)} drew no screen in {timeout_s:.0f} s")
+        try:
+            seen += os.read(master, 1 << 16)
+        except OSError:  # the process ended before drawing its screen
+            raise SystemExit(f"{' '.join(argv)} ended before its first screen") from None
+
+
+def first_screen_instructions(argv: Sequence[str], markers: Sequence[bytes]) -> int:
+    """The instructions ``argv`` ran, under callgrind, until its output held every one of
+    ``markers`` (then it is sent SIGUSR2, which nothing handles: the process ends at once
+    and callgrind writes its totals)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        out = os.path.join(scratch, "callgrind.out")
+        valgrind = ("valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                    f"--log-file={os.path.join(scratch, 'valgrind.log')}")  # fmt: skip
+        process, master = _start_in_terminal((*valgrind, *argv))
+        try:
+            _wait_for_screen(argv, master, markers, SCREEN_TIMEOUT_S * 50)
+            process.send_signal(signal.SIGUSR2)
+            process.wait()
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            os.close(master)
+        with open(out) as totals:
+            found = re.search(r"^(?:summary|totals): (\d+)", totals.read(), re.MULTILINE)
+    if found is None:
+        raise SystemExit(f"callgrind wrote no totals for {' '.join(argv)}")
+    return int(found.group(1))
+
+
+def instructions_report(repeats: int) -> int:
+    """Print the instructions to the first screen of the bare app and the demo."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    warm_bytecode()
+    python = os.path.realpath(sys.executable)  # not a shell shim: callgrind would count bash
+    bare = [first_screen_instructions((python, "-c", BARE_APP), BARE_MARKERS)
+            for _ in range(repeats)]  # fmt: skip
+    demo = [first_screen_instructions((python, installed_script(), "demo", "chatbot"),
+                                      DEMO_MARKERS) for _ in range(repeats)]  # fmt: skip
+    print(f"{'instructions to the first screen':<34}{'least':>16}{'most':>16}")
+    print(f"{'  bare Textual app':<34}{min(bare):>16,}{max(bare):>16,}")
+    print(f"{'  demo chatbot':<34}{min(demo):>16,}{max(demo):>16,}"
+          f"  ({min(demo) / min(bare):.2f}x)")  # fmt: skip
+    print(f"{repeats} runs each under callgrind; Python {sys.version.split()[0]}")
+    return 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +280,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="best of 3 instead of 10")
     parser.add_argument("--check", action="store_true", help="exit 1 if a goal is missed")
+    parser.add_argument("--instructions", action="store_true",
+                        help="instructions to each first screen (callgrind, slow)")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.instructions:
+        return instructions_report(1 if args.quick else 3)
     repeats = 3 if args.quick else 10
     missed = []
     warm_bytecode()

@@ -76,8 +76,12 @@ def lookup(word: str) -> CommandSpec:
 
 
 def parse(line: str) -> ParsedCommand:
-    """Read one command line; :class:`ParseError` says what was expected."""
-    text = line.strip()
+    """Read one command line; :class:`ParseError` says what was expected.
+
+    A leading ``:`` is dropped (``:restart``): it is how the TUI's command line is opened,
+    and a hand used to vim types it again there.
+    """
+    text = line.strip().removeprefix(":").lstrip()
     if not text or text.startswith("#"):
         raise ParseError("expected a command (type `help` for the list)")
     word, _, rest = text.partition(" ")

@@ -187,7 +187,8 @@ class MotionVerbs:
                 return failed
             self.core.interrupts = ()
             outcome = self._move("resume", Goal("continue", report="step"), self._advance)
-            return replace(outcome, notes=(note, *outcome.notes)) if note else outcome
+            # how the answer was read comes before what the resumed run did
+            return replace(outcome, ran=(note, *outcome.ran)) if note else outcome
 
     def goto(self, ref: str) -> Outcome:
         """Stand at snapshot ``ref``; running or editing from an old one starts a new branch."""

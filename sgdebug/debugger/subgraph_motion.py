@@ -3,7 +3,7 @@
 
 A subgraph's supersteps all run inside one task of its parent's superstep, so the session's
 driver, which stops between the root graph's supersteps, cannot stop between them itself.
-On an engine that stops inside subgraphs (the native one: capability
+On an engine that stops inside subgraphs (native and LangGraph: capability
 :data:`~sgdebug.debugger.subgraphs.SUBGRAPH`) each verb gives its goal node paths to stop
 before (:attr:`~sgdebug.debugger.driver.Goal.inner`), armed for that verb only; the root's
 own supersteps stay the driver's (every verb also stops at the root's next step once one

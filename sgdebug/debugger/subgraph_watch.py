@@ -91,6 +91,8 @@ def frame_channels(root: Any, frame: Sequence[str]) -> tuple[str, ...] | None:
     """The channels (state keys) of the subgraph at ``frame`` (``None``: it cannot be found)."""
     graph = frame_graph(root, frame)
     keys = getattr(graph, "stream_keys", None)
+    if keys is None and hasattr(getattr(graph, "builder", None), "channels"):
+        keys = tuple(graph.builder.channels)  # a LangGraph subgraph: its state keys
     if keys is None:
         return None
     return (keys,) if isinstance(keys, str) else tuple(keys)

@@ -38,9 +38,13 @@ SUBGRAPH: Final = "subgraph"
 channels, ``until`` one of its nodes, and ``step``/``next``/``finish`` between its
 supersteps (:mod:`~sgdebug.debugger.subgraph_motion`)."""
 LANGGRAPH_SUBGRAPH: Final = (
-    "LangGraph runs a subgraph inside one task of the parent's superstep and stops in it only "
-    "at an interrupt() there (then the tasks pane shows the subgraph's state)"
+    "a LangGraph server runs a subgraph inside one task of the parent's superstep and its "
+    "runs take interrupt_before/after for the root graph only, so the run stops in a "
+    "subgraph only at an interrupt() or a breakpoint compiled into it (then the tasks pane "
+    "shows the subgraph's state)"
 )
+"""Why the remote engine cannot stop inside a subgraph (the LangGraph engine sets the
+compiled subgraphs' own interrupt_before/after: :mod:`~sgdebug.debugger.engines._lg_breaks`)."""
 
 
 def is_path(name: str) -> bool:

@@ -138,7 +138,7 @@ def _pregel_row(
     elif task.result is not None:
         status = "done"
     result = task.result if isinstance(task.result, dict) else {}
-    error = task.error if isinstance(task.error, str) else _error_text(task.error)
+    error = _error_text(task.error)
     return TaskRow(
         id=task.id,
         name=task.name,
@@ -163,9 +163,10 @@ def _marked(name: str, nodes: frozenset[str]) -> bool:
     return name in nodes or ALL_NODES in nodes
 
 
-def _error_text(error: BaseException | None) -> str | None:
-    if error is None:
-        return None
+def _error_text(error: BaseException | str | None) -> str | None:
+    """``Type: message``; LangGraph's snapshots (and so its engine's tasks) hold the text."""
+    if error is None or isinstance(error, str):
+        return error
     return f"{type(error).__name__}: {error}"
 
 

@@ -45,6 +45,7 @@ from sgdebug.tui.details import task_details
 from sgdebug.tui.keys import TUI_BINDINGS, command_bindings
 from sgdebug.tui.layout import DETAIL_PANES, as_pane, layout_for
 from sgdebug.tui.palette import CommandsProvider
+from sgdebug.tui.screens.main_screen import MainScreen
 from sgdebug.tui.stopping import EngineStopper, on_exit_signals
 from sgdebug.tui.widgets.breadcrumb import Breadcrumb
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
@@ -205,6 +206,9 @@ class DebuggerApp(ActionsMixin, App[int]):
             log.write_outcome(
                 Outcome("tui", False, self.session.status, f"internal error: {exc!r}")
             )
+
+    def get_default_screen(self) -> Screen[Any]:
+        return MainScreen()
 
     def on_ready(self) -> None:
         self.first_screen_hook()

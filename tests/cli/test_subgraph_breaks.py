@@ -1,4 +1,4 @@
-"""Headless and REPL: a breakpoint on a subgraph's node (sample ``nested``, native engine)."""
+"""Headless and REPL: a breakpoint on a subgraph's node (sample ``nested``, both engines)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,12 @@ import pytest
 from sgdebug.cli._setup import EXIT_STOPPED
 
 from .conftest import Sgdebug
+
+TARGETS = {
+    "native": "sgdebug.sample_graphs.nested:graph",
+    "langgraph": "sgdebug.sample_graphs.nested:langgraph_graph",
+}
+on_both = pytest.mark.parametrize("engine", list(TARGETS))
 
 SCRIPT = """\
 break before research/summarize
@@ -21,12 +27,11 @@ state
 
 
 @pytest.mark.parametrize("command", ["run", "repl"])
+@on_both
 def test_a_script_stops_before_an_inner_node_then_answers_the_subgraphs_question(
-    sgdebug: Sgdebug, command: str
+    sgdebug: Sgdebug, command: str, engine: str
 ) -> None:
-    done = sgdebug(
-        command, "sgdebug.sample_graphs.nested:graph", "--engine", "native", stdin=SCRIPT
-    )
+    done = sgdebug(command, TARGETS[engine], "--engine", engine, stdin=SCRIPT)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     stop = out.index("Stopped before step 2 at breakpoint 1 (before research/summarize).")
@@ -46,12 +51,11 @@ resume "costs"
 
 
 @pytest.mark.parametrize("command", ["run", "repl"])
+@on_both
 def test_a_subgraph_watch_stops_a_false_condition_does_not_and_the_log_reads_in_order(
-    sgdebug: Sgdebug, command: str
+    sgdebug: Sgdebug, command: str, engine: str
 ) -> None:
-    done = sgdebug(
-        command, "sgdebug.sample_graphs.nested:graph", "--engine", "native", stdin=WATCH_SCRIPT
-    )
+    done = sgdebug(command, TARGETS[engine], "--engine", engine, stdin=WATCH_SCRIPT)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     gathered = out.index("in subgraph research: gather wrote notes")
@@ -68,19 +72,20 @@ def test_a_subgraph_watch_stops_a_false_condition_does_not_and_the_log_reads_in_
 
 
 @pytest.mark.parametrize("command", ["run", "repl"])
+@on_both
 def test_a_session_file_reopened_at_a_stop_inside_a_subgraph_shows_that_stop(
-    sgdebug: Sgdebug, project: Path, command: str
+    sgdebug: Sgdebug, project: Path, command: str, engine: str
 ) -> None:
-    target, file = "sgdebug.sample_graphs.nested:graph", str(project / "nested.db")
+    target, file = TARGETS[engine], str(project / "nested.db")
     first = sgdebug(
-        command, target, "--engine", "native", "--session", file,
+        command, target, "--engine", engine, "--session", file,
         stdin="watch research/notes\ncontinue\n",
     )  # fmt: skip
     stopped = EXIT_STOPPED if command == "run" else 0  # (a script ending at a stop says so)
     assert first.returncode == stopped, first.stderr
     assert "Stopped before step 2 at breakpoint 1 (watch research/notes)" in first.stdout
     reopened = sgdebug(
-        command, target, "--engine", "native", "--session", file, stdin="state\ncontinue\n"
+        command, target, "--engine", engine, "--session", file, stdin="state\ncontinue\n"
     )
     assert reopened.returncode == stopped, reopened.stderr  # (waiting for an answer)
     out = reopened.stdout

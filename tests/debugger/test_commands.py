@@ -35,6 +35,7 @@ def names(session: Session) -> set[str]:
     ("line", "expected"),
     [
         ("", "expected a command"),
+        (":", "expected a command"),
         ("stpe", "unknown command 'stpe'; did you mean 'step'?"),
         ("step abc", "step: expected a number N, got 'abc' (usage: step [N])"),
         ("step 1 2", "step: unexpected '2'"),
@@ -96,6 +97,8 @@ def test_run_line_turns_parse_errors_into_refusals() -> None:
         ("diff 1 2", {"a": "1", "b": "2"}),
         ("p state['logs'][-1]", {"expr": "state['logs'][-1]"}),
         ("restart {'count': 1}", {"input": "{'count': 1}"}),
+        (":restart {'count': 1}", {"input": "{'count': 1}"}),  # the TUI's `:` typed twice
+        (": step 3", {"count": 3}),
         ("resume", {}),
     ],
 )

@@ -30,7 +30,7 @@ def test_the_langgraph_engine_names_what_it_cannot_do() -> None:
     session = Session(Target(load("fanout").langgraph_graph, {}, "fanout"))
     caps = session.engine.capabilities
 
-    assert {feature for feature, _ in caps.missing} == {"task", "mutations", "subgraph", "finish"}
+    assert {feature for feature, _ in caps.missing} == {"task", "mutations"}
     assert session.why_not("task") == (
         "not available on the langgraph engine: LangGraph runs the tasks of a superstep "
         "together: `step` runs the whole superstep"

@@ -279,7 +279,7 @@ def test_info_names_the_engine_and_what_it_cannot_run(engine: EngineName) -> Non
     assert info.message.startswith(f"Engine: {engine}: ")
     missing = {
         "native": set(),
-        "langgraph": {"task", "mutations", "subgraph", "finish"},
+        "langgraph": {"task", "mutations"},
     }
     assert {feature for feature, _ in info.value.missing} == missing[engine]
 

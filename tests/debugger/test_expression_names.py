@@ -103,7 +103,8 @@ def test_resume_with_unquoted_text_answers_the_interrupt_with_it() -> None:
     ok(session, "restart")
     ok(session, "continue")
     outcome = ok(session, "resume make it shorter")
-    assert any("answered with the text 'make it shorter'" in n for n in outcome.notes)
+    # said before what the resumed run did, so the log reads in order
+    assert "answered with the text 'make it shorter'" in outcome.ran[0]
     assert session.view().values["feedback"] == ["make it shorter"]
     outcome = ok(session, "resume yes")
     assert session.view().values["status"].startswith("sent: ")

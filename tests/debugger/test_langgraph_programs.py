@@ -25,6 +25,7 @@ from langgraph.prebuilt import ToolNode, tools_condition
 from langgraph.types import Command, RetryPolicy, interrupt
 
 from sgdebug.debugger import Errored, Event, Session, SessionOptions, TaskInfo, TaskRan
+from sgdebug.debugger.frame import current_frame
 from sgdebug.runtime import StateSnapshot
 
 from .helpers import ok, refused
@@ -345,6 +346,22 @@ def test_an_error_in_a_nested_subgraph_shows_each_subgraphs_state() -> None:
     failed = [(t.name, len(t.path)) for t in ran(events) if t.error is not None]
     assert failed == [("mid/leaf/check", 2), ("mid/leaf", 1), ("mid", 0)]
     assert [t.name for t in ran(events) if t.error is None] == ["mid/draft"]
+
+
+def test_a_failed_tasks_row_shows_langgraphs_error_text_as_it_is() -> None:
+    def plan(state: Log) -> dict[str, Any]:
+        return {"log": [state["topic"].upper()]}
+
+    builder = StateGraph(Log)
+    builder.add_node("plan", plan)
+    builder.add_edge(START, "plan")
+    session, _ = session_on(builder.compile(), {"log": []})
+    ok(session, "restart")
+
+    assert ok(session, "continue").status == "error"
+    (row,) = current_frame(session).tasks
+    # LangGraph's snapshot holds the error as text: shown as it is ("str: ..." it read once)
+    assert (row.status, row.error) == ("error", "KeyError('topic')")
 
 
 def test_retry_after_an_error_in_a_nested_subgraph_ends_as_langgraph_does() -> None:

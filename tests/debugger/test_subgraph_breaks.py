@@ -1,18 +1,22 @@
-"""Breakpoints on a subgraph's nodes (``break before research/summarize``), native engine."""
+"""Breakpoints on a subgraph's nodes (``break before research/summarize``), both engines."""
 
 from __future__ import annotations
 
 from sgdebug.debugger.frame import current_frame
+from sgdebug.debugger.results import EngineName
 from sgdebug.runtime.channels import MISSING
 
-from .engine_scenarios import hits, sample, stopped, values
+from .engine_scenarios import hits, on_both, sample, stopped, values
 from .helpers import ok
 
 NOTES = ["gather: how heat pumps work", "gather: what heat pumps cost"]
 
 
-def test_break_before_an_inner_node_stops_in_the_subgraphs_frame_and_continue_goes_on() -> None:
-    session = sample("nested", "native")
+@on_both
+def test_break_before_an_inner_node_stops_in_the_subgraphs_frame_and_continue_goes_on(
+    engine: EngineName,
+) -> None:
+    session = sample("nested", engine)
     assert ok(session, "break before research/summarize").message == (
         "Breakpoint 1: before research/summarize"
     )
@@ -46,8 +50,9 @@ def test_break_before_an_inner_node_stops_in_the_subgraphs_frame_and_continue_go
     assert hits(session)[1] == 1
 
 
-def test_break_after_an_inner_node_and_tbreak_fires_once() -> None:
-    session = sample("nested", "native")
+@on_both
+def test_break_after_an_inner_node_and_tbreak_fires_once(engine: EngineName) -> None:
+    session = sample("nested", engine)
     ok(session, "tbreak after research/gather")
     ok(session, "restart")
     stop = ok(session, "continue")
@@ -59,8 +64,9 @@ def test_break_after_an_inner_node_and_tbreak_fires_once() -> None:
     assert stopped(ok(session, "continue")) == ("interrupted", "interrupt", 2)
 
 
-def test_a_disabled_or_deleted_inner_breakpoint_no_longer_stops_the_run() -> None:
-    session = sample("nested", "native")
+@on_both
+def test_a_disabled_or_deleted_inner_breakpoint_no_longer_stops_the_run(engine: EngineName) -> None:
+    session = sample("nested", engine)
     ok(session, "break before research/summarize")
     ok(session, "break before research/gather")
     ok(session, "disable 2")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from sgdebug.debugger.frame import current_frame
@@ -76,30 +78,31 @@ def test_an_unknown_path_is_refused_naming_what_exists(engine: EngineName) -> No
     assert [bp.number for bp in session.breakpoints] == [0]  # nothing was added
 
 
-REFUSED_INSIDE = [
-    *((engine, line, SUBGRAPH) for engine in ("langgraph",) for line in (
-        "break before research/summarize", "tbreak after research/gather",
-        "until research/summarize", "watch research/notes")),
-]  # fmt: skip
-"""What each engine refuses inside a subgraph, and the feature whose reason it gives (the
-native engine refuses none: its breakpoints there are in tests/debugger/test_subgraph_breaks.py,
-conditions and watches in tests/debugger/test_subgraph_watch.py, until, step, next and
-finish in tests/debugger/test_subgraph_motion.py)."""
+INSIDE = ("break before research/summarize", "tbreak after research/gather",
+          "until research/summarize", "watch research/notes")  # fmt: skip
+"""Lines that stop inside a subgraph (what each does there: tests/debugger/
+test_subgraph_breaks.py, test_subgraph_watch.py and test_subgraph_motion.py, both engines)."""
 
 
-@pytest.mark.parametrize(("engine", "line", "feature"), REFUSED_INSIDE)
-def test_what_an_engine_cannot_stop_at_inside_a_subgraph_is_refused_with_its_reason(
-    engine: EngineName, line: str, feature: str
-) -> None:
+@pytest.mark.parametrize("line", INSIDE)
+@on_both
+def test_both_engines_take_what_stops_inside_a_subgraph(engine: EngineName, line: str) -> None:
     session = sample("nested", engine)
     ok(session, "restart")
-    reason = session.view().engine
-    assert reason is not None
-    why = reason.why_not(feature)
-    assert why  # it says so, never a dead breakpoint
+    assert session.engine.capabilities.why_not(SUBGRAPH) is None
+    ok(session, line)
+
+
+@pytest.mark.parametrize("line", INSIDE)
+def test_an_engine_that_cannot_stop_inside_a_subgraph_refuses_with_its_reason(line: str) -> None:
+    session = sample("nested", "langgraph")  # (as the remote engine says it, see remote.py)
+    ok(session, "restart")
+    why = "this engine runs a subgraph in one task"
+    engine = session.engine
+    engine.capabilities = replace(engine.capabilities, missing=((SUBGRAPH, why),))  # type: ignore[misc]
     message = refused(session, line).message
-    assert f"is inside a subgraph: not available on the {reason.engine} engine: {why}" in message
-    assert [bp.number for bp in session.breakpoints] == [0]
+    assert f"is inside a subgraph: not available on the langgraph engine: {why}" in message
+    assert [bp.number for bp in session.breakpoints] == [0]  # never a dead breakpoint
 
 
 @on_both

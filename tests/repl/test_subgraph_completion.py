@@ -43,17 +43,15 @@ def test_watch_completes_a_subgraphs_channels_where_the_engine_stops_inside(
 ) -> None:
     session = make_session("nested", engine=engine)
     inside = ["research/topic", "research/notes", "research/summary"]
-    expected = inside if engine == "native" else []  # (refused there, with the reason)
-    assert complete(session, "watch research/") == expected
-    assert complete(session, "watch ") == ["topic", "summary", "report", *expected]
+    assert complete(session, "watch research/") == inside
+    assert complete(session, "watch ") == ["topic", "summary", "report", *inside]
     assert complete(session, "set ") == ["topic", "summary", "report"]  # its frame's names
-    if engine == "native":
-        completer = repl_completer(session, PythonRunner(session))
-        found = list(
-            completer.get_completions(
-                Document("watch research/n"), CompleteEvent(completion_requested=True)
-            )
+    completer = repl_completer(session, PythonRunner(session))
+    found = list(
+        completer.get_completions(
+            Document("watch research/n"), CompleteEvent(completion_requested=True)
         )
-        assert [(c.text, c.display_meta_text) for c in found] == [
-            ("research/notes", "channel of subgraph research")
-        ]
+    )
+    assert [(c.text, c.display_meta_text) for c in found] == [
+        ("research/notes", "channel of subgraph research")
+    ]

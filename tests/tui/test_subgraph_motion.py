@@ -1,8 +1,9 @@
 """The TUI stepping inside subgraphs with the keys s (step into), n (next) and f (finish),
-native engine."""
+on both engines (s/n/f: the same stops and panes)."""
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
 from sgdebug.tui.app import DebuggerApp
@@ -15,8 +16,11 @@ from tests.debugger import deep_graph
 
 from .harness import drive, enter_command, graph_session, press, sample_session, status_text
 
+ENGINES = pytest.mark.parametrize("engine", ["native", "langgraph"])
 
-def test_s_steps_into_research_n_steps_in_it_and_the_panes_follow() -> None:
+
+@ENGINES
+def test_s_steps_into_research_n_steps_in_it_and_the_panes_follow(engine: str) -> None:
     async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
         await press(app, pilot, "s", "s")
         assert "Paused before step 2." in status_text(app)
@@ -38,10 +42,11 @@ def test_s_steps_into_research_n_steps_in_it_and_the_panes_follow() -> None:
         await enter_command(app, pilot, "resume 'costs'")
         assert app.frame.view.values["report"] == "Report on heat pumps: 2 notes, seen from costs"
 
-    drive(sample_session("nested"), scenario)
+    drive(sample_session("nested", engine=engine), scenario)
 
 
-def test_f_finishes_the_inner_subgraph_and_shows_the_frame_above() -> None:
+@ENGINES
+def test_f_finishes_the_inner_subgraph_and_shows_the_frame_above(engine: str) -> None:
     async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
         await press(app, pilot, "s", "s", "s", "s")
         crumb = app.query_one(Breadcrumb)
@@ -54,7 +59,7 @@ def test_f_finishes_the_inner_subgraph_and_shows_the_frame_above() -> None:
         assert "Finished a: paused before step 2." in status_text(app)
         assert not crumb.display
 
-    graph = deep_graph.build().compile()
+    graph = deep_graph.build("langgraph" if engine == "langgraph" else "sgdebug").compile()
     drive(graph_session(graph, "deep", deep_graph.EXAMPLE_INPUT), scenario)
 
 

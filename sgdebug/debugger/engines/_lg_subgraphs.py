@@ -7,7 +7,8 @@ level of nesting). :class:`StepEvents` tells the observer every task that finish
 level: a subgraph's task is named after the path to it (``review/draft``), with the
 namespace as its ``path``, so a view that only knows the parent's nodes can ignore it.
 
-When a run stops inside a subgraph (an ``interrupt()`` there), the parent's pending task
+When a run stops inside a subgraph (an ``interrupt()`` there, or a breakpoint:
+:mod:`~sgdebug.debugger.engines._lg_breaks`), the parent's pending task
 is the subgraph's whole run; :func:`subgraph_states` reads the subgraph's own snapshot
 (``get_state(config, subgraphs=True)``) for :func:`with_subgraphs` to attach to the task.
 """
@@ -23,17 +24,11 @@ from sgdebug.debugger.engine import Observer
 from sgdebug.debugger.engines import _lg_convert as convert
 from sgdebug.debugger.results import TaskInfo
 from sgdebug.debugger.subframes import SubgraphStep, read_subgraph_steps
-from sgdebug.debugger.subgraphs import LANGGRAPH_SUBGRAPH, SUBGRAPH
 from sgdebug.runtime import StateSnapshot
 
-__all__ = ["CAPABILITIES", "CAPABILITY", "StepEvents", "SubgraphStep", "edit_subgraph",
+__all__ = ["StepEvents", "SubgraphStep", "edit_subgraph",
            "has_subgraph_tasks", "qualified_name", "subgraph_states", "subgraph_steps",
            "with_subgraphs"]  # fmt: skip
-
-CAPABILITY = (SUBGRAPH, LANGGRAPH_SUBGRAPH)
-"""What the engine says of stopping inside a subgraph (``Capabilities.missing``)."""
-CAPABILITIES = (CAPABILITY, ("finish", LANGGRAPH_SUBGRAPH))
-"""The same for each feature it lacks there (``finish`` steps out of a subgraph)."""
 
 _PUSH = "__pregel_push"
 

@@ -27,7 +27,7 @@ from sgdebug.debugger.subgraph_watch import InnerStop, armed_frames, stop_in_fra
 from sgdebug.runtime import Run, StateSnapshot
 from sgdebug.runtime.engine._inner_breaks import EVERY_NODE, PATH_SEP, InnerBreaks
 
-__all__ = ["Breaking", "arm", "inner_breaks", "inner_stop", "report"]
+__all__ = ["Breaking", "arm", "inner_breaks", "inner_stop", "innermost", "report"]
 
 
 @runtime_checkable
@@ -77,13 +77,15 @@ def inner_stop(graph: Any, thread_id: str, table: BreakpointTable) -> InnerStop:
     """Where the run of ``thread_id`` stopped inside a subgraph (the innermost one that
     stopped) and the path breakpoints of ``table`` that may fire there
     (:func:`~sgdebug.debugger.subgraph_watch.stop_in_frame`)."""
-    found = _innermost(graph.get_state(config_for(thread_id, None), subgraphs=True))
+    found = innermost(graph.get_state(config_for(thread_id, None), subgraphs=True))
     if found is None:
         return InnerStop((), {}, None)
     return stop_in_frame(graph, *found, table)
 
 
-def _innermost(full: StateSnapshot) -> tuple[tuple[str, ...], StateSnapshot] | None:
+def innermost(full: StateSnapshot) -> tuple[tuple[str, ...], StateSnapshot] | None:
+    """The frame and snapshot of the innermost started subgraph the tasks of ``full`` (read
+    with ``subgraphs=True``) stand in, first task first (``None``: none has started)."""
     frame: tuple[str, ...] = ()
     snap, found = full, None
     while True:

@@ -12,7 +12,9 @@ user's checkpoint database can be opened), else with LangGraph's ``InMemorySaver
 compile-time ``interrupt_before``/``interrupt_after`` become the session's breakpoints.
 
 Superstep granularity: LangGraph runs a step's tasks together, so running one task and the
-in-place mutation reports are unavailable here (``Capabilities.missing`` says why).
+in-place mutation reports are unavailable here (``Capabilities.missing`` says why). Inside a
+subgraph it stops where the session asks through the compiled subgraphs' own
+``interrupt_before``/``interrupt_after``, set for each move (:mod:`._lg_breaks`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sgdebug.debugger.engine import Capabilities, EngineRefused, Observer, Settled
+from sgdebug.debugger.engines import _lg_breaks as breaks
 from sgdebug.debugger.engines import _lg_convert as convert
 from sgdebug.debugger.engines import _lg_subgraphs as subgraphs
 from sgdebug.debugger.engines._lg_model import (
@@ -55,7 +58,7 @@ def _capabilities(version: str) -> Capabilities:
     return Capabilities(
         "langgraph",
         f"LangGraph {version} (superstep by superstep)",
-        (("task", _TASK), ("mutations", _MUTATIONS), *subgraphs.CAPABILITIES),
+        (("task", _TASK), ("mutations", _MUTATIONS)),
     )
 
 
@@ -158,15 +161,16 @@ class LangGraphEngine:
             # other branch's.
             infos.append(pregel_task_info(task, given, triggers, latest=latest))
         if latest and subgraphs.has_subgraph_tasks(snap):  # older: another run's subgraph
-            assert self.thread_id is not None and self.cursor is not None
-            states = self._snaps.subgraph_states(self.thread_id, self.cursor)
-            return subgraphs.with_subgraphs(infos, states)
+            states = self._subgraph_states()
+            return breaks.unasked(subgraphs.with_subgraphs(infos, states), snap, states)
         return tuple(infos)
 
     def interrupts(self) -> tuple[Interrupt, ...]:
         snap = self._shown()
         if snap is None or not self.is_latest():  # an older snapshot's tasks run again
             return ()
+        if snap.interrupts and breaks.answered(snap, self._subgraph_states()):
+            return ()  # (stopped inside past the answered interrupt)
         return tuple(snap.interrupts)
 
     def snapshot(self, checkpoint_id: str | None = None) -> StateSnapshot | None:
@@ -374,6 +378,10 @@ class LangGraphEngine:
             found = self.interrupts()
             if found:
                 return Settled("interrupted", self.step, found)
+            if self._subgraph_states() and not breaks.report(
+                self.graph, self.thread_id, step, observer
+            ):
+                return None  # stopped inside where nothing of the session's fires: go past it
             return Settled("paused", self.step)
         after = self.values()
         change = (step, before, after)
@@ -384,6 +392,10 @@ class LangGraphEngine:
         self._announced = False
         return None
 
+    def _subgraph_states(self) -> dict[str, StateSnapshot]:
+        assert self.thread_id is not None and self.cursor is not None
+        return self._snaps.subgraph_states(self.thread_id, self.cursor)
+
     def _committed(self, latest: str, parent: str) -> bool:
         """Whether the step made ``latest`` (a ``loop`` checkpoint after ``parent``)."""
         stored = self.saver.get_tuple(config_for(self.thread_id or "", latest))
@@ -392,24 +404,12 @@ class LangGraphEngine:
     def _stream(
         self, answer: Any, config: dict[str, Any], names: dict[str, str], observer: Observer
     ) -> Exception | None:
-        """One superstep through ``stream``; tells the observer each task that finished
-        (a subgraph's too, named ``parent/inner``). Returns the error the step ended with
-        (the recursion limit's is raised)."""
-        from langgraph.errors import GraphRecursionError
-
-        events = subgraphs.StepEvents(observer, names)
+        """One superstep, stopping inside subgraphs where the session asks
+        (:func:`~._lg_breaks.stream_step`)."""
         try:
-            for namespace, _mode, event in self.graph.stream(
-                answer, config, interrupt_before="*", stream_mode=["debug"], subgraphs=True
-            ):
-                events.see(namespace, event)
-        except GraphRecursionError:
-            raise
-        except Exception as exc:
-            return exc
+            return breaks.stream_step(self.graph, answer, config, names, observer)
         finally:
             self._snaps.forget()
-        return None
 
     def _failed(self, exc: Exception, observer: Observer) -> Settled:
         """A step raised: a node's error is a failed step (``retry`` runs it again)."""
