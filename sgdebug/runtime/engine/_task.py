@@ -19,9 +19,8 @@ class Task:
     """One node execution in a superstep, made by :func:`make_task`."""
 
     __slots__ = (
-        "_id", "applied", "attempt", "beat", "checkpoint_id", "done", "error", "first_attempt",
-        "handler", "input", "interrupts", "name", "node", "node_error", "path", "resume",
-        "stopped", "triggers", "writes",
+        "_id", "applied", "checkpoint_id", "done", "error", "extras", "input", "interrupts",
+        "name", "node", "path", "resume", "stopped", "triggers", "writes",
     )  # fmt: skip
 
     _id: str | None
@@ -49,16 +48,60 @@ class Task:
     applied: dict[str, Any] | None
     """Channels with only this task's writes applied, made for its conditional edges;
     a step of this one task commits them as they are instead of reducing twice."""
-    attempt: int
-    """Which attempt of the node is running (more than 1 under a retry policy)."""
-    first_attempt: float | None
-    """When the first attempt started (Unix seconds), set under a retry policy."""
-    beat: float
-    """Its last sign of progress (``time.monotonic``), under an idle time limit."""
-    handler: Task | None
-    """The error handler task its failure was handed to (it is then done, writing nothing)."""
-    node_error: NodeError | None
-    """For an error handler task: the failure it handles (its ``error`` parameter)."""
+    extras: TaskExtras | None
+    """What only a task under a policy or an error handler needs, once it needs it (a task
+    per step does not fill these fields: read them as the properties below)."""
+
+    def _extras(self) -> TaskExtras:
+        extras = self.extras
+        if extras is None:
+            extras = self.extras = TaskExtras()
+        return extras
+
+    @property
+    def attempt(self) -> int:
+        """Which attempt of the node is running (more than 1 under a retry policy)."""
+        return 1 if self.extras is None else self.extras.attempt
+
+    @attempt.setter
+    def attempt(self, value: int) -> None:
+        self._extras().attempt = value
+
+    @property
+    def first_attempt(self) -> float | None:
+        """When the first attempt started (Unix seconds), set under a retry policy."""
+        return None if self.extras is None else self.extras.first_attempt
+
+    @first_attempt.setter
+    def first_attempt(self, value: float | None) -> None:
+        self._extras().first_attempt = value
+
+    @property
+    def beat(self) -> float:
+        """Its last sign of progress (``time.monotonic``), under an idle time limit."""
+        return 0.0 if self.extras is None else self.extras.beat
+
+    @beat.setter
+    def beat(self, value: float) -> None:
+        self._extras().beat = value
+
+    @property
+    def handler(self) -> Task | None:
+        """The error handler task its failure was handed to (it is then done, writing nothing)."""
+        return None if self.extras is None else self.extras.handler
+
+    @handler.setter
+    def handler(self, value: Task | None) -> None:
+        self._extras().handler = value
+
+    @property
+    def node_error(self) -> NodeError | None:
+        """For an error handler task: the failure it handles (its ``error`` parameter)."""
+        return None if self.extras is None else self.extras.node_error
+
+    @node_error.setter
+    def node_error(self, value: NodeError | None) -> None:
+        self._extras().node_error = value
 
     @property
     def id(self) -> str:
@@ -111,12 +154,22 @@ def make_task(
     task.stopped = False
     task.resume = None
     task.applied = None
-    task.attempt = 1
-    task.first_attempt = None
-    task.beat = 0.0
-    task.handler = None
-    task.node_error = None
+    task.extras = None
     return task
+
+
+class TaskExtras:
+    """The fields of a :class:`Task` that only a task under a retry policy or a time limit,
+    or an error handler's (or its failed task), sets."""
+
+    __slots__ = ("attempt", "beat", "first_attempt", "handler", "node_error")
+
+    def __init__(self) -> None:
+        self.attempt = 1
+        self.first_attempt: float | None = None
+        self.beat = 0.0
+        self.handler: Task | None = None
+        self.node_error: NodeError | None = None
 
 
 class TaskIds:
