@@ -1,7 +1,9 @@
 """Applying a step's writes to channels, as free functions: reducers, versions, the record.
 
-:func:`apply_writes` folds grouped writes into their channels and moves the versions of
-the channels that changed; :func:`clear_unwritten`, :func:`consume_triggers` and
+:func:`step_writes` groups a step's writes by channel and :func:`apply_writes` folds them
+into their channels, moving the versions of the channels that changed; the usual step (one
+task that wrote each key once) skips the grouping (:func:`lone_writes`,
+:func:`apply_single`, same rules). :func:`clear_unwritten`, :func:`consume_triggers` and
 :func:`finish_channels` do the rest of a commit's channel work. A :class:`Moved` collects
 which channels' versions moved and which of them now hold a value (those trigger nodes).
 :func:`commit_record` describes a commit for pause hooks.
