@@ -19,10 +19,12 @@ from sgdebug.runtime.channels import (
 )
 from sgdebug.runtime.engine._apply import (
     Moved,
+    apply_single,
     apply_writes,
     clear_unwritten,
     consume_triggers,
     finish_channels,
+    lone_writes,
     step_writes,
 )
 from sgdebug.runtime.engine._observer import QUIET, HookObserver
@@ -220,6 +222,62 @@ def test_step_writes_records_trigger_versions_in_a_new_dict_and_what_joins_consu
     assert seen["c"] is not before and before == {"old": 1}
     assert all(seen["c"][t] == run.versions[t] for t in join.triggers if t in run.versions)
     assert consumed == set(join.node.consumes) and consumed
+
+
+def test_a_lone_task_writing_each_key_once_is_folded_as_step_writes_and_apply_writes_do() -> None:
+    """The usual step's commit skips the grouping: same channels, versions, seen marks and
+    consumed channels as the grouped commit; a key written twice or an unknown channel
+    goes to the grouped commit, with nothing changed."""
+    builder = (
+        StateGraph(S).add_node("a", _node("a")).add_node("b", _node("b")).add_node("c", _node("c"))
+    )
+    builder.add_edge(START, "a").add_edge(START, "b").add_edge(["a", "b"], "c")
+
+    def ready() -> tuple[Any, Any]:
+        run = _started(builder.compile())
+        run.advance(one_step=True)  # start
+        run.advance(one_step=True)  # a and b: the join fills
+        (join,) = plan_tasks(run, TaskIds())
+        join.writes = [("log", ["c"]), ("x", 5), ("branch:to:a", None)]
+        return run, join
+
+    folded_run, folded = ready()
+    grouped_run, grouped = ready()
+    seen_f: dict[str, dict[str, int]] = {}
+    seen_g: dict[str, dict[str, int]] = {}
+    lone = lone_writes(folded, folded_run.channels, seen_f, folded_run.versions)
+    assert lone is not None
+    single, consumed = lone
+    assert single == {"log": ["c"], "x": 5, "branch:to:a": None}
+    by_key, _, consumed_g = step_writes(
+        [grouped], grouped_run.channels, seen_g, grouped_run.versions, False
+    )
+    assert (seen_f, consumed) == (seen_g, consumed_g) and consumed
+    moved_f, moved_g = Moved.at({}, 7), Moved.at({}, 7)
+    apply_single(folded_run.channels, single, moved_f)
+    apply_writes(grouped_run.channels, by_key, moved_g)
+    assert moved_f == moved_g and moved_f.updated == {"log", "x", "branch:to:a"}
+    values = {k: c.checkpoint() for k, c in folded_run.channels.items()}
+    assert values == {k: c.checkpoint() for k, c in grouped_run.channels.items()}
+    assert values["log"] == ["a", "b", "c"] and values["x"] == 5
+
+    folded.writes = [("x", 1), ("x", 2)]
+    assert lone_writes(folded, folded_run.channels, {}, folded_run.versions) is None
+    folded.writes = [("x", 1), ("nowhere", 2)]
+    kept = dict(seen_f)
+    assert lone_writes(folded, folded_run.channels, seen_f, folded_run.versions) is None
+    assert seen_f == kept
+
+
+def test_a_lone_task_that_writes_a_key_twice_fails_its_commit_as_the_grouped_one_does() -> None:
+    def twice(state: S) -> Any:
+        from sgdebug.runtime import Command
+
+        return [Command(update={"x": 1}), Command(update={"x": 2})]
+
+    graph = StateGraph(S).add_node("twice", twice).add_edge(START, "twice").compile()
+    with pytest.raises(InvalidUpdateError, match="Can receive only one value per step"):
+        graph.invoke({"x": 0, "log": []})
 
 
 # -- the observer ------------------------------------------------------------------------------

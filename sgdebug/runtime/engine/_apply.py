@@ -1,7 +1,9 @@
 """Applying a step's writes to channels, as free functions: reducers, versions, the record.
 
-:func:`apply_writes` folds grouped writes into their channels and moves the versions of
-the channels that changed; :func:`clear_unwritten`, :func:`consume_triggers` and
+:func:`step_writes` groups a step's writes by channel and :func:`apply_writes` folds them
+into their channels, moving the versions of the channels that changed; the usual step (one
+task that wrote each key once) skips the grouping (:func:`lone_writes`,
+:func:`apply_single`, same rules). :func:`clear_unwritten`, :func:`consume_triggers` and
 :func:`finish_channels` do the rest of a commit's channel work. A :class:`Moved` collects
 which channels' versions moved and which of them now hold a value (those trigger nodes).
 :func:`commit_record` describes a commit for pause hooks.
@@ -30,11 +32,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Moved",
+    "apply_single",
     "apply_writes",
     "clear_unwritten",
     "commit_record",
     "consume_triggers",
     "finish_channels",
+    "lone_writes",
     "step_writes",
 ]
 
@@ -121,6 +125,61 @@ def step_writes(
             if key in channels:
                 owners[key].append(task)
     return grouped, owners, consumed
+
+
+def lone_writes(
+    task: Task,
+    channels: Mapping[str, BaseChannel],
+    seen: dict[str, dict[str, int]],
+    versions: Mapping[str, int],
+) -> tuple[dict[str, Any], AbstractSet[str]] | None:
+    """:func:`step_writes` for a step of ``task`` alone that wrote each key once, to known
+    channels (the usual step): its writes by key, one value each, not grouped (see
+    :func:`apply_single`), and the channels it consumes, with ``seen`` updated as
+    :func:`step_writes` does. ``None``, and nothing changed, for any other writes."""
+    writes = task.writes
+    single = dict(writes)
+    if len(single) != len(writes) or not single.keys() <= channels.keys():
+        return None
+    if task.path[0] != PULL:
+        return single, _NOTHING
+    mark = dict(seen.get(task.name) or ())
+    for trigger in task.triggers:
+        if trigger in versions:
+            mark[trigger] = versions[trigger]
+    seen[task.name] = mark
+    return single, frozenset(task.node.consumes) if task.node.consumes else _NOTHING
+
+
+def apply_single(
+    channels: dict[str, BaseChannel],
+    single: Mapping[str, Any],
+    moved: Moved,
+    applied: Mapping[str, BaseChannel] | None = None,
+) -> None:
+    """:func:`apply_writes` for one write per key (``single``: key -> its one value, from
+    :func:`lone_writes`), by the same rules, without a list per key."""
+    versions, version, updated, unlisted = moved
+    for key, value in single.items():
+        if applied and key in applied:
+            channel = channels[key] = applied[key]
+            versions[key] = version  # moved.bump(), inlined (a lone task's usual fold)
+            if (
+                channel.value is not MISSING
+                if type(channel) is BinaryOperatorAggregate
+                else channel.is_available()
+            ):
+                updated.add(key)
+            else:
+                unlisted.append(key)
+            continue
+        channel = channels[key]
+        if type(channel) is LastValue or type(channel) is EphemeralValue:
+            channel.value = value  # the usual write: update(), inlined
+            versions[key] = version
+            updated.add(key)
+        elif channel.update((value,)):
+            moved.bump(key, channel.is_available())
 
 
 def apply_writes(

@@ -55,10 +55,9 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
     # and a lambda's cells cost more than the rest of a small task's bookkeeping.)
     task.error = None
     task.interrupts = ()
-    task.writes = []
+    if task.writes:  # (a task not run yet has an empty list of its own: kept)
+        task.writes = []
     task.applied = None
-    if task.resume is None:
-        task.resume = []
     if scope is None:
         scope = TaskScope(run, task, task.resume)
         token = SCOPE.set(scope)
@@ -101,8 +100,6 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
 async def arun_task(run: TaskOwner, task: Task) -> None:
     """Execute one async task on the running event loop."""
     task.error, task.interrupts, task.writes, task.applied = None, (), [], None
-    if task.resume is None:
-        task.resume = []
     scope = TaskScope(run, task, task.resume)
     token = enter_scope(scope)
     messages, node_runs = run.messages, run.node_runs

@@ -124,12 +124,13 @@ class TaskScope:
         "config", "counter", "outer", "owner", "pushed", "resume", "subgraphs", "task",
     )  # fmt: skip
 
-    def __init__(self, owner: ScopeOwner, task: Any, resume: list[Any]) -> None:
+    def __init__(self, owner: ScopeOwner, task: Any, resume: list[Any] | None) -> None:
         self.owner = owner
         self.task = task
         """The running task; ``None`` while a reused scope waits for the next one."""
         self.resume = resume
-        """Answers to this task's interrupts, in call order."""
+        """Answers to this task's interrupts, in call order (the task's own list; ``None``
+        until it has one)."""
         self.counter = 0
         """How many times the node called ``interrupt()`` so far in this attempt."""
         self.config: dict[str, Any] | None = None
@@ -221,13 +222,15 @@ def interrupt(value: Any, *, response_schema: Any = None) -> Any:
     scope = current_scope()
     index = scope.counter
     scope.counter += 1
-    if index < len(scope.resume):
+    if scope.resume is not None and index < len(scope.resume):
         return validated_answer(response_schema, scope.resume[index])
     interrupt_id = scope.interrupt_id(index)
     found, answer = scope.owner.answer_for(interrupt_id)
     if not found:
         found, answer = scope.owner.take_null_resume()
     if found:
+        if scope.resume is None:  # (the task's first answer: its list is made now)
+            scope.resume = scope.task.resume = []
         scope.resume.append(answer)
         return validated_answer(response_schema, answer)
     interrupt_ = Interrupt(value, interrupt_id, schema_json(response_schema))

@@ -58,9 +58,9 @@ class Journal(Protocol[RunT]):
         run: RunT,
         source: Source,
         step: int | None = None,
+        moved: Iterable[str] | None = None,
         *,
         parent: str | None = "",
-        moved: Iterable[str] | None = None,
     ) -> CheckpointRecord | None:
         """Store the run's channels as a new checkpoint."""
         ...

@@ -24,10 +24,13 @@ __all__ = ["QUIET", "HookObserver", "Observer"]
 class Observer:
     """The no-op observer: watches nothing, never pauses, keeps no failure."""
 
-    __slots__ = ()
+    __slots__ = ("watched",)
 
-    watched = False
-    """Whether anyone watches: commits build records, task writes are stored at once."""
+    def __init__(self) -> None:
+        self.watched = False
+        """Whether anyone watches: commits build records, task writes are stored at once.
+        (An instance's slot: a class attribute is read the slow way, and runs read it
+        every step.)"""
 
     def planned(self, run: RunView, tasks: Sequence[Task]) -> bool:
         """The step's tasks are known; return whether to pause."""
@@ -59,9 +62,8 @@ class HookObserver(Observer):
 
     __slots__ = ("hooks",)
 
-    watched = True
-
     def __init__(self, hooks: Sequence[PauseHook]) -> None:
+        self.watched = True
         self.hooks = tuple(hooks)
 
     def planned(self, run: RunView, tasks: Sequence[Task]) -> bool:

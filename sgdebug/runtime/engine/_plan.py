@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
 from sgdebug.runtime._constants import INTERRUPT, PUSH, START, TASKS
 from sgdebug.runtime.channels import MISSING, EphemeralValue, Topic
-from sgdebug.runtime.engine._task import Task, TaskIds
+from sgdebug.runtime.engine._task import Task, TaskIds, make_task
 from sgdebug.runtime.graph._policy import with_timeout
 
 if TYPE_CHECKING:
@@ -24,6 +25,7 @@ __all__ = ["apply_prefill", "plan_tasks", "push_tasks", "stops_at"]
 
 log = logging.getLogger("sgdebug.runtime")
 _NO_VERSIONS: dict[str, int] = {}
+_NO_HITS: frozenset[str] = frozenset()
 _SPECIAL = frozenset(("__error__", "__interrupt__", "__resume__"))
 """Pending writes about a task attempt, not channel writes."""
 
@@ -46,18 +48,15 @@ def push_tasks(run: RunView, ids: TaskIds) -> list[Task]:
     return tasks
 
 
-def _candidates(run: RunView, add_order: bool) -> Sequence[str]:
-    """The nodes that may have a pulled task: those the last commit triggered."""
-    graph, updated = run.graph, run.updated
+def _candidates(run: RunView, add_order: bool, hits: AbstractSet[str]) -> Sequence[str]:
+    """The nodes that may have a pulled task: those the last commit triggered (``hits``:
+    the trigger channels it moved; every node when it is not known or with ``add_order``)."""
+    graph = run.graph
     if add_order:
         return tuple(graph.nodes)
-    if updated is None:
+    if run.updated is None:
         return graph.sorted_names
     trigger_map = graph.trigger_to_nodes
-    hits = graph.trigger_keys.intersection(updated)
-    if len(hits) == 1:
-        (hit,) = hits
-        return trigger_map[hit]
     return sorted({n for ch in hits for n in trigger_map[ch]})
 
 
@@ -65,16 +64,24 @@ def plan_tasks(run: RunView, ids: TaskIds, *, add_order: bool = False) -> list[T
     """The tasks of the run's next step: ``Send`` tasks first (in send order), then pulled
     nodes (by name; with ``add_order``, every node considered in the order it was added):
     those whose triggers moved since they last ran, each with its input read."""
-    channels, versions, nodes = run.channels, run.versions, run.graph.nodes
+    graph = run.graph
+    channels, versions, nodes = run.channels, run.versions, graph.nodes
     sends = channels[TASKS]
     tasks = (
         push_tasks(run, ids)
         if (sends.values if type(sends) is Topic else sends.is_available())
         else []
     )
-    all_seen, step, stop = run.versions_seen, run.step, run.stop
+    all_seen, step, stop, updated = run.versions_seen, run.step, run.stop, run.updated
+    hits = _NO_HITS if add_order or updated is None else graph.trigger_keys.intersection(updated)
+    names: Sequence[str]
+    if len(hits) == 1:  # the usual step: one channel moved triggers its nodes (no call)
+        (hit,) = hits
+        names = graph.trigger_to_nodes[hit]
+    else:
+        names = _candidates(run, add_order, hits)
     # (One function for both kinds: a call per step costs more than this loop's setup.)
-    for name in _candidates(run, add_order):
+    for name in names:
         node = nodes[name]
         seen = all_seen.get(name) or _NO_VERSIONS
         for trigger in node.triggers:
@@ -96,10 +103,10 @@ def plan_tasks(run: RunView, ids: TaskIds, *, add_order: bool = False) -> list[T
                     raise
             if ids.base is None:  # ids.task(), inlined: the one call of a hot loop
                 ids.count += 1
-                task = Task(f"{ids.prefix}{ids.count:012x}", name, node.pull_path, state,
-                            node.triggers, node)  # fmt: skip
+                task = make_task(f"{ids.prefix}{ids.count:012x}", name, node.pull_path, state,
+                                 node.triggers, node)  # fmt: skip
             else:
-                task = Task(None, name, node.pull_path, state, node.triggers, node, ids.base)
+                task = make_task(None, name, node.pull_path, state, node.triggers, node, ids.base)
             tasks.append(task)
             break
     return tasks

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from concurrent.futures import CancelledError
 
 from sgdebug.runtime._constants import INTERRUPT
-from sgdebug.runtime.engine._apply import step_writes
+from sgdebug.runtime.engine._apply import lone_writes, step_writes
 from sgdebug.runtime.engine._cached import aremember, areplay, remember, replay
 from sgdebug.runtime.engine._calling import arun_task, run_task
 from sgdebug.runtime.engine._context import SCOPE, TaskScope
@@ -128,12 +128,12 @@ class Run(RunState):
                 phase = self.phase
             if phase == "execute":
                 tasks = self.tasks
-                if not here or len(tasks) != 1 or tasks[0].done:
+                if not here or len(tasks) != 1 or (task := tasks[0]).done:
                     return None
-                run_task(self, tasks[0], self._inline)
-                if quiet and tasks[0].done and len(tasks) == 1:  # (a handler's task joins it)
+                run_task(self, task, self._inline)
+                if quiet and task.done and len(tasks) == 1:  # (a handler's task joins it)
                     if self.persist is not None:  # the usual unwatched step: nothing to report
-                        self.persist.defer(tasks[0])  # (its writes wait for the step's save)
+                        self.persist.defer(task)  # (its writes wait for the step's save)
                     self.phase = "commit"
                 elif (status := self._after_execute(self.finish_execute(tasks))) is not None:
                     return status
@@ -451,16 +451,24 @@ class Run(RunState):
 
     def commit(self) -> CommitRecord:
         """Apply the step's writes in task-path order and start the next step."""
-        tasks = self.tasks
+        tasks, channels, watched = self.tasks, self.channels, self.observer.watched
         lone = len(tasks) == 1
-        if not lone:
-            tasks = sorted(tasks, key=path_key)
-        grouped, owners, consumed = step_writes(
-            tasks, self.channels, self.versions_seen, self.versions, self.observer.watched
-        )
         emit = self.options.emit
         self.commit_mark = len(emit.events) if emit is not None else None
-        record = self._apply(grouped, "step", consumed, owners, tasks[0].applied if lone else None)
+        folded = None  # (the usual step, one task writing each key once: not grouped)
+        if lone and not watched:
+            folded = lone_writes(tasks[0], channels, self.versions_seen, self.versions)
+        if folded is not None:
+            single, consumed = folded
+            record = self._apply(single, "lone", consumed, None, tasks[0].applied)
+        else:
+            if not lone:
+                tasks = sorted(tasks, key=path_key)
+            grouped, owners, consumed = step_writes(
+                tasks, channels, self.versions_seen, self.versions, watched
+            )
+            applied = tasks[0].applied if lone else None
+            record = self._apply(grouped, "step", consumed, owners, applied)
         if record is not NO_RECORD:
             record = CommitRecord(record.step, record.changes, tuple(t.name for t in tasks))
         if self.deferred:
@@ -469,7 +477,7 @@ class Run(RunState):
             self.deferred = []
         if self.persist is not None:
             self.persist.check_mutations(self, tasks)
-            self.persist.save(self, "loop", moved=self.moved)  # (see save)
+            self.persist.save(self, "loop", None, self.moved)  # (moved: see save)
         self.tasks = []
         self.step += 1
         self.phase = "plan"

@@ -18,6 +18,7 @@ from sgdebug.runtime._constants import INTERRUPT, START
 from sgdebug.runtime.channels import BaseChannel
 from sgdebug.runtime.engine._apply import (
     Moved,
+    apply_single,
     apply_writes,
     clear_unwritten,
     commit_record,
@@ -52,7 +53,7 @@ NO_RECORD = empty_record(-1)
 _NOTHING: frozenset[str] = frozenset()
 _RESUME_LOCK = threading.Lock()
 _new = tuple.__new__
-ApplyKind = Literal["step", "input", "edit", "interrupt"]
+ApplyKind = Literal["step", "lone", "input", "edit", "interrupt"]
 
 
 class RunState:
@@ -291,15 +292,17 @@ class RunState:
 
     def _apply(
         self,
-        grouped: Mapping[str, list[Any]],
+        grouped: Mapping[str, Any],
         kind: ApplyKind,
         consumed: AbstractSet[str] = _NOTHING,
         owners: Mapping[str, list[Task]] | None = None,
         applied: Mapping[str, BaseChannel] | None = None,
     ) -> CommitRecord:
-        """Apply grouped writes. ``kind``: ``step`` (a superstep's: volatile channels
-        clear, waiting ones may finish), ``input`` (the input step's, unreported), ``edit``
-        (between steps, unreported), ``interrupt`` (an interrupted step's finished tasks)."""
+        """Apply grouped writes (key -> its writes). ``kind``: ``step`` (a superstep's:
+        volatile channels clear, waiting ones may finish), ``lone`` (a step's, whose one task
+        wrote each key once: ``grouped`` maps each key to its one value, see
+        ``lone_writes``), ``input`` (the input step's, unreported), ``edit`` (between steps,
+        unreported), ``interrupt`` (an interrupted step's finished tasks)."""
         channels, graph = self.channels, self.graph
         before = {k: c.checkpoint() for k, c in channels.items()} if owners is not None else None
         self.max_version += 1
@@ -308,8 +311,11 @@ class RunState:
         moved = _new(Moved, (self.versions, self.max_version, updated, unlisted))  # (Moved.at())
         if consumed:
             consume_triggers(channels, consumed, moved)
-        apply_writes(channels, grouped, moved, applied)
-        if kind in ("step", "input"):  # a full step: unwritten volatile channels clear
+        if kind == "lone":
+            apply_single(channels, grouped, moved, applied)
+        else:
+            apply_writes(channels, grouped, moved, applied)
+        if kind in ("step", "lone", "input"):  # a full step: unwritten volatile channels clear
             if not grouped.keys() >= self.dirty:  # (usually each was written again)
                 clear_unwritten(channels, self.dirty, grouped, moved)
             self.dirty = graph.volatile_set.intersection(grouped)
@@ -323,7 +329,7 @@ class RunState:
         self.applies += 1
         options = self.options
         watching = options.watch and not self.watched_changed
-        if (watching or options.emit is not None) and kind in ("step", "interrupt"):
+        if (watching or options.emit is not None) and kind in ("step", "lone", "interrupt"):
             self._report_values(updated)
         if before is None:
             return NO_RECORD

@@ -16,59 +16,92 @@ PLAIN = frozenset((str, dict, list, tuple, type(None), int, bool))
 
 
 class Task:
-    """One node execution in a superstep."""
+    """One node execution in a superstep, made by :func:`make_task`."""
 
     __slots__ = (
-        "_id", "applied", "attempt", "beat", "checkpoint_id", "done", "error", "first_attempt",
-        "handler", "input", "interrupts", "name", "node", "node_error", "path", "resume",
-        "stopped", "triggers", "writes",
+        "_id", "applied", "checkpoint_id", "done", "error", "extras", "input", "interrupts",
+        "name", "node", "path", "resume", "stopped", "triggers", "writes",
     )  # fmt: skip
 
-    def __init__(
-        self,
-        id: str | None,
-        name: str,
-        path: tuple[Any, ...],
-        input: Any,
-        triggers: tuple[str, ...],
-        node: CompiledNode,
-        checkpoint_id: CheckpointId | None = None,
-    ) -> None:
-        self._id = id
-        self.checkpoint_id = checkpoint_id
-        """The checkpoint it was planned from, when its id derives from it (made on demand)."""
-        self.name = name
-        self.path = path
-        """``('__pregel_pull', name)`` or ``('__pregel_push', index, False)``."""
-        self.input = input
-        """What the node receives: its state view, or a Send's argument."""
-        self.triggers = triggers
-        """The channels that made it run (``('__pregel_push',)`` for a Send)."""
-        self.node = node
-        self.writes: list[Write] = []
-        """Its writes once run: state writes first, then routing."""
-        self.done = False
-        self.error: BaseException | None = None
-        self.interrupts: tuple[Interrupt, ...] = ()
-        self.stopped = False
-        """Whether an attempt stopped on a ``GraphInterrupt`` (with :attr:`interrupts`, or
-        none: a subgraph it ran stopped at a static breakpoint); read with :attr:`done`,
-        as a later attempt that finishes leaves it set."""
-        self.resume: list[Any] | None = None
-        """Answers to its interrupts, in call order."""
-        self.applied: dict[str, Any] | None = None
-        """Channels with only this task's writes applied, made for its conditional edges;
-        a step of this one task commits them as they are instead of reducing twice."""
-        self.attempt = 1
+    _id: str | None
+    checkpoint_id: CheckpointId | None
+    """The checkpoint it was planned from, when its id derives from it (made on demand)."""
+    name: str
+    path: tuple[Any, ...]
+    """``('__pregel_pull', name)`` or ``('__pregel_push', index, False)``."""
+    input: Any
+    """What the node receives: its state view, or a Send's argument."""
+    triggers: tuple[str, ...]
+    """The channels that made it run (``('__pregel_push',)`` for a Send)."""
+    node: CompiledNode
+    writes: list[Write]
+    """Its writes once run: state writes first, then routing."""
+    done: bool
+    error: BaseException | None
+    interrupts: tuple[Interrupt, ...]
+    stopped: bool
+    """Whether an attempt stopped on a ``GraphInterrupt`` (with :attr:`interrupts`, or
+    none: a subgraph it ran stopped at a static breakpoint); read with :attr:`done`,
+    as a later attempt that finishes leaves it set."""
+    resume: list[Any] | None
+    """Answers to its interrupts, in call order."""
+    applied: dict[str, Any] | None
+    """Channels with only this task's writes applied, made for its conditional edges;
+    a step of this one task commits them as they are instead of reducing twice."""
+    extras: TaskExtras | None
+    """What only a task under a policy or an error handler needs, once it needs it (a task
+    per step does not fill these fields: read them as the properties below)."""
+
+    def _extras(self) -> TaskExtras:
+        extras = self.extras
+        if extras is None:
+            extras = self.extras = TaskExtras()
+        return extras
+
+    @property
+    def attempt(self) -> int:
         """Which attempt of the node is running (more than 1 under a retry policy)."""
-        self.first_attempt: float | None = None
+        return 1 if self.extras is None else self.extras.attempt
+
+    @attempt.setter
+    def attempt(self, value: int) -> None:
+        self._extras().attempt = value
+
+    @property
+    def first_attempt(self) -> float | None:
         """When the first attempt started (Unix seconds), set under a retry policy."""
-        self.beat = 0.0
+        return None if self.extras is None else self.extras.first_attempt
+
+    @first_attempt.setter
+    def first_attempt(self, value: float | None) -> None:
+        self._extras().first_attempt = value
+
+    @property
+    def beat(self) -> float:
         """Its last sign of progress (``time.monotonic``), under an idle time limit."""
-        self.handler: Task | None = None
+        return 0.0 if self.extras is None else self.extras.beat
+
+    @beat.setter
+    def beat(self, value: float) -> None:
+        self._extras().beat = value
+
+    @property
+    def handler(self) -> Task | None:
         """The error handler task its failure was handed to (it is then done, writing nothing)."""
-        self.node_error: NodeError | None = None
+        return None if self.extras is None else self.extras.handler
+
+    @handler.setter
+    def handler(self, value: Task | None) -> None:
+        self._extras().handler = value
+
+    @property
+    def node_error(self) -> NodeError | None:
         """For an error handler task: the failure it handles (its ``error`` parameter)."""
+        return None if self.extras is None else self.extras.node_error
+
+    @node_error.setter
+    def node_error(self, value: NodeError | None) -> None:
+        self._extras().node_error = value
 
     @property
     def id(self) -> str:
@@ -87,6 +120,56 @@ class Task:
     def send(self) -> bool:
         """Whether the task was created by a ``Send``."""
         return bool(self.path[0] == PUSH)
+
+
+_new_object = object.__new__
+
+
+def make_task(
+    id: str | None,
+    name: str,
+    path: tuple[Any, ...],
+    input: Any,
+    triggers: tuple[str, ...],
+    node: CompiledNode,
+    checkpoint_id: CheckpointId | None = None,
+) -> Task:
+    """A new pending task (``id`` ``None``: derived from ``checkpoint_id`` and ``path``).
+
+    Tasks are made here, not by calling the class: a class call runs ``__init__`` from C, the
+    costliest call of a step that makes one task.
+    """
+    task: Task = _new_object(Task)
+    task._id = id
+    task.checkpoint_id = checkpoint_id
+    task.name = name
+    task.path = path
+    task.input = input
+    task.triggers = triggers
+    task.node = node
+    task.writes = []
+    task.done = False
+    task.error = None
+    task.interrupts = ()
+    task.stopped = False
+    task.resume = None
+    task.applied = None
+    task.extras = None
+    return task
+
+
+class TaskExtras:
+    """The fields of a :class:`Task` that only a task under a retry policy or a time limit,
+    or an error handler's (or its failed task), sets."""
+
+    __slots__ = ("attempt", "beat", "first_attempt", "handler", "node_error")
+
+    def __init__(self) -> None:
+        self.attempt = 1
+        self.first_attempt: float | None = None
+        self.beat = 0.0
+        self.handler: Task | None = None
+        self.node_error: NodeError | None = None
 
 
 class TaskIds:
@@ -110,9 +193,9 @@ class TaskIds:
     ) -> Task:
         """A new task of ``node`` at ``path`` receiving ``value``."""
         if self.base is not None:
-            return Task(None, node.name, path, value, triggers, node, self.base)
+            return make_task(None, node.name, path, value, triggers, node, self.base)
         self.count += 1
-        return Task(f"{self.prefix}{self.count:012x}", node.name, path, value, triggers, node)
+        return make_task(f"{self.prefix}{self.count:012x}", node.name, path, value, triggers, node)
 
 
 def path_key(task: Task) -> tuple[int, Any]:

@@ -63,6 +63,8 @@ class Persistence:  # implements engine._journal.Journal
 
     def __init__(self, saver: BaseCheckpointSaver, thread_id: str) -> None:
         self.saver = saver
+        self.journals = saver.journals
+        """The saver's ``journals``, read once (a class attribute is read the slow way)."""
         self.thread_id = thread_id
         self._record: CheckpointRecord | None = None
         self.head: CheckpointId | None = None
@@ -101,14 +103,15 @@ class Persistence:  # implements engine._journal.Journal
         run: RunState,
         source: Source,
         step: int | None = None,
+        moved: Iterable[str] | None = None,
         *,
         parent: str | None = "",
-        moved: Iterable[str] | None = None,
     ) -> CheckpointRecord | None:
         """Store the run's current channels as a new checkpoint.
 
         ``moved``: the channels whose version the run's last application of writes moved
-        (a commit's); used when nothing else was applied since the last save.
+        (a commit's); used when nothing else was applied since the last save (a commit
+        passes it by position: a keyword argument costs a call more).
 
         Returns the record, or ``None`` when the saver journals (:attr:`record` then builds
         it on demand): a run saves every superstep and seldom looks back.
@@ -148,7 +151,7 @@ class Persistence:  # implements engine._journal.Journal
                 dict(run.versions_seen), metadata, pending,
             ),
         )  # fmt: skip
-        if saver.journals:  # the usual saver: it files the entry when first read
+        if self.journals:  # the usual saver: it files the entry when first read
             saver.journal.append(entry)
             record = None
         else:

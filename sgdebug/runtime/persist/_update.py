@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 from sgdebug.runtime._constants import COPY, END, INPUT, INTERRUPT, START
 from sgdebug.runtime.checkpoint.base import SPECIAL_WRITES, CheckpointRecord, PendingWrite
 from sgdebug.runtime.engine._branches import branch_writes
-from sgdebug.runtime.engine._run import Run, Task
+from sgdebug.runtime.engine._run import Run
+from sgdebug.runtime.engine._task import Task, make_task
 from sgdebug.runtime.errors import InvalidUpdateError
 from sgdebug.runtime.graph._node import Write, return_writes
 from sgdebug.runtime.persist._persist import Persistence, pending_by_task
@@ -78,7 +79,7 @@ def apply_node_updates(
         if node is None:
             raise InvalidUpdateError(f"Node {update.as_node} does not exist")
         path = ("__pregel_pull", node.name)
-        task = Task("update", node.name, path, update.values, node.triggers, node)
+        task = make_task("update", node.name, path, update.values, node.triggers, node)
         writes = _node_writes(run, task, update.values)
         for key, value in writes:
             if key in run.channels:
