@@ -59,6 +59,7 @@ class Journal(Protocol[RunT]):
         source: Source,
         step: int | None = None,
         moved: Iterable[str] | None = None,
+        lone: Task | None = None,
         *,
         parent: str | None = "",
     ) -> CheckpointRecord | None:
@@ -71,10 +72,6 @@ class Journal(Protocol[RunT]):
 
     def task_done(self, task: Task, *, defer: bool = False) -> None:
         """``task`` finished (ran, failed or was interrupted): store or buffer its writes."""
-        ...
-
-    def defer(self, task: Task) -> None:
-        """Buffer a finished task's writes for the next save (the unwatched fast path)."""
         ...
 
     def flush(self) -> None:

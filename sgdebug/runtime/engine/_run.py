@@ -133,7 +133,7 @@ class Run(RunState):
                 run_task(self, task, self._inline)
                 if quiet and task.done and len(tasks) == 1:  # (a handler's task joins it)
                     if self.persist is not None:  # the usual unwatched step: nothing to report
-                        self.persist.defer(task)  # (its writes wait for the step's save)
+                        self.unsaved = task  # (its writes go with the step's save)
                     self.phase = "commit"
                 elif (status := self._after_execute(self.finish_execute(tasks))) is not None:
                     return status
@@ -181,8 +181,12 @@ class Run(RunState):
     def _commit_failed(self, exc: BaseException) -> bool:
         """:meth:`commit` raised: the step's task writes stay stored; whether a hook kept
         the failure (the run is then back before the step, status ``error``)."""
-        if self.persist is not None:
-            self.persist.flush()  # the step's writes stay, as without a commit
+        persist = self.persist
+        if persist is not None:  # the step's writes stay, as without a commit
+            if self.unsaved is not None:
+                persist.task_done(self.unsaved)
+                self.unsaved = None
+            persist.flush()
         return isinstance(exc, Exception) and keep_failure(self, "commit", exc)
 
     # -- steering (the debugger's verbs) -------------------------------------------------
@@ -376,7 +380,7 @@ class Run(RunState):
             task = ran[0]
             if task.done and not self.observer.watched:
                 if self.persist is not None:
-                    self.persist.task_done(task, defer=True)
+                    self.unsaved = task  # (as in _settle)
                 self.phase = "commit"
                 return False
         if self.graph.handles_errors:
@@ -475,9 +479,12 @@ class Run(RunState):
             if emit is not None and self.commit_mark is not None:
                 emit.insert_results(self, self.commit_mark, self.deferred)
             self.deferred = []
-        if self.persist is not None:
-            self.persist.check_mutations(self, tasks)
-            self.persist.save(self, "loop", None, self.moved)  # (moved: see save)
+        persist = self.persist
+        if persist is not None:
+            persist.check_mutations(self, tasks)
+            unsaved = self.unsaved  # (a failed save stores them itself: see Persistence.save)
+            self.unsaved = None
+            persist.save(self, "loop", None, self.moved, unsaved)  # (by position: see save)
         self.tasks = []
         self.step += 1
         self.phase = "plan"

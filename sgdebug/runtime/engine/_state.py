@@ -69,7 +69,7 @@ class RunState:
         "commit_mark", "deferred", "dirty", "failure", "graph", "ids", "interrupts",
         "last_commit", "max_version", "messages", "moved", "node_runs", "null_resume", "observer",
         "options", "persist", "phase", "prefill", "resume_map", "status", "step", "stop",
-        "tasks", "updated", "versions", "versions_seen", "watched_changed",
+        "tasks", "unsaved", "updated", "versions", "versions_seen", "watched_changed",
     )  # fmt: skip
 
     def __init__(self, graph: GraphPlan, options: RunOptions) -> None:
@@ -118,6 +118,9 @@ class RunState:
         """Where the last commit's stream events start in the emitter's buffer."""
         self.deferred: list[Task] = []
         """A lone task whose ``updates`` event waits for its commit to succeed."""
+        self.unsaved: Task | None = None
+        """The step's one finished task when nothing watches the run: its writes are not
+        recorded yet; the step's save stores them with its checkpoint (see ``Run.commit``)."""
         self.prefill: dict[str, list[Any]] = {}
         """Writes recorded for tasks of the pending step, by task id (from a checkpoint)."""
         self.persist: Journal[RunState] | None = None

@@ -104,18 +104,26 @@ class Persistence:  # implements engine._journal.Journal
         source: Source,
         step: int | None = None,
         moved: Iterable[str] | None = None,
+        lone: Task | None = None,
         *,
         parent: str | None = "",
     ) -> CheckpointRecord | None:
         """Store the run's current channels as a new checkpoint.
 
         ``moved``: the channels whose version the run's last application of writes moved
-        (a commit's); used when nothing else was applied since the last save (a commit
-        passes it by position: a keyword argument costs a call more).
+        (a commit's); used when nothing else was applied since the last save. ``lone``: the
+        step's one finished task, its writes not recorded yet (nothing watched the run):
+        they are stored with the checkpoint, in the same saver call. (A commit passes both
+        by position: a keyword argument costs a call more.)
 
         Returns the record, or ``None`` when the saver journals (:attr:`record` then builds
         it on demand): a run saves every superstep and seldom looks back.
         """
+        if lone is not None:  # (what task_done(lone, defer=True) does)
+            if self.staged is not None:
+                self.task_done(lone)
+            elif self.head is not None:
+                self.pending.add(lone)
         options = run.options
         if options.durability == "exit" and source in ("input", "loop"):
             return self._stage(run, source, step, moved)
@@ -319,14 +327,6 @@ class Persistence:  # implements engine._journal.Journal
             staged.hold(id_text(self.head), writes)
         else:
             self.saver.put_writes(self.thread_id, id_text(self.head), writes)
-
-    def defer(self, task: Task) -> None:
-        """Keep the writes of ``task`` (finished, and not failed or interrupted) for the next
-        :meth:`save` (see :meth:`task_done`)."""
-        if self.staged is not None:
-            self.task_done(task)
-        elif self.head is not None:
-            self.pending.add(task)
 
     def flush(self) -> None:
         """Store the deferred writes of finished tasks now (the step will not be saved)."""
