@@ -40,12 +40,14 @@ class _WrittenTwice(Exception):
     """A task wrote one key twice: its writes are applied grouped by key."""
 
 
-def branch_writes(run: RunView, task: Task, writes: Sequence[Write], raw: Any) -> list[Write]:
-    """Static edges, joins and conditional edges of ``task``'s node, after its writes."""
+def branch_writes(
+    run: RunView, task: Task, writes: Sequence[Write], raw: Any, out: list[Write]
+) -> list[Write]:
+    """Add the writes of ``task``'s static edges, joins and conditional edges to ``out``
+    (the task's writes so far, a list of the caller's) and return it. The path functions
+    see ``writes`` (the task's state writes, another list) applied."""
     node = task.node
-    out: list[Write] = list(node.static_writes)
-    if not node.branches:
-        return out
+    out += node.static_writes
     for branch, reader in node.branches:
         result = branch.path(local_state(run, task, writes, raw, reader))
         if type(result) is str:  # a node name seen before: its cached routes (see _routes)
@@ -60,10 +62,10 @@ def branch_writes(run: RunView, task: Task, writes: Sequence[Write], raw: Any) -
 
 
 async def abranch_writes(
-    run: RunView, task: Task, writes: Sequence[Write], raw: Any
+    run: RunView, task: Task, writes: Sequence[Write], raw: Any, out: list[Write]
 ) -> list[Write]:
     """:func:`branch_writes` on the event loop (async path functions are awaited)."""
-    out: list[Write] = list(task.node.static_writes)
+    out += task.node.static_writes
     for branch, reader in task.node.branches:
         result = branch.path(local_state(run, task, writes, raw, reader))
         if inspect.isawaitable(result):

@@ -168,8 +168,8 @@ def call_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
     if scope.pushed:
         writes = scope.pushed + writes
     task.writes = writes
-    branched = branch_writes(run, task, writes, value if isinstance(value, dict) else None)
-    return writes + routes + branched if routes else writes + branched
+    raw = value if isinstance(value, dict) else None
+    return branch_writes(run, task, writes, raw, writes + routes)  # (one list: all its writes)
 
 
 async def acall_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
@@ -185,7 +185,7 @@ async def acall_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
         writes = scope.pushed + writes
     task.writes = writes
     raw = value if isinstance(value, dict) else None
-    return writes + routes + await abranch_writes(run, task, writes, raw)
+    return await abranch_writes(run, task, writes, raw, writes + routes)
 
 
 def _injected(run: RunView, node: CompiledNode, scope: TaskScope) -> dict[str, Any]:
@@ -273,4 +273,4 @@ def _start_writes(run: RunView, task: Task) -> list[Write]:
     else:
         writes = graph.input_writes(value)
         raw = value if isinstance(value, dict) else None
-    return writes + branch_writes(run, task, writes, raw)
+    return branch_writes(run, task, writes, raw, list(writes))

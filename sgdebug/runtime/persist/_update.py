@@ -122,7 +122,7 @@ def _node_writes(run: Run, task: Task, values: Any) -> list[Write]:
         routes: list[Write] = []
         writes = return_writes(values, graph.target, routes) + routes
     raw = values if isinstance(values, dict) else None
-    return writes + branch_writes(run, task, writes, raw)
+    return branch_writes(run, task, writes, raw, list(writes))
 
 
 def _planned_ids(run: Run) -> dict[str, deque[str]]:
