@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import uuid
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sgdebug.runtime._constants import START
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
     from sgdebug.runtime.engine._task import Task
 
 __all__ = ["TaskOwner", "acall_task", "arun_task", "call_task", "run_task", "task_config"]
+
+_NO_ROUTES: tuple[Write, ...] = ()
 
 
 class TaskOwner(RunView, ScopeOwner, Protocol):
@@ -163,13 +166,19 @@ def call_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
         value = for_parent(exc)
     if type(value) not in PLAIN and inspect.isawaitable(value):
         value = await_sync(value)
-    routes: list[Write] = []
-    writes = return_writes(value, run.graph.target, routes)
+    target = run.graph.target
+    routes: Sequence[Write] = _NO_ROUTES  # (a Command's goto, a Send)
+    if type(value) is dict and not target.root and target.state_keys.issuperset(value):
+        writes = list(value.items())  # the usual value: return_writes(), inlined (a call costs)
+    else:
+        routed: list[Write] = []
+        writes = return_writes(value, target, routed)
+        routes = routed
     if scope.pushed:
         writes = scope.pushed + writes
     task.writes = writes
     raw = value if isinstance(value, dict) else None
-    return branch_writes(run, task, writes, raw, writes + routes)  # (one list: all its writes)
+    return branch_writes(run, task, writes, raw, [*writes, *routes])  # (one list: all its writes)
 
 
 async def acall_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
