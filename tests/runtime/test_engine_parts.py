@@ -245,7 +245,7 @@ def test_a_lone_task_writing_each_key_once_is_folded_as_step_writes_and_apply_wr
     grouped_run, grouped = ready()
     seen_f: dict[str, dict[str, int]] = {}
     seen_g: dict[str, dict[str, int]] = {}
-    lone = lone_writes(folded, folded_run.channels, seen_f, folded_run.versions)
+    lone = lone_writes(folded, folded_run.graph.channel_keys, seen_f, folded_run.versions)
     assert lone is not None
     single, consumed = lone
     assert single == {"log": ["c"], "x": 5, "branch:to:a": None}
@@ -262,10 +262,10 @@ def test_a_lone_task_writing_each_key_once_is_folded_as_step_writes_and_apply_wr
     assert values["log"] == ["a", "b", "c"] and values["x"] == 5
 
     folded.writes = [("x", 1), ("x", 2)]
-    assert lone_writes(folded, folded_run.channels, {}, folded_run.versions) is None
+    assert lone_writes(folded, folded_run.graph.channel_keys, {}, folded_run.versions) is None
     folded.writes = [("x", 1), ("nowhere", 2)]
     kept = dict(seen_f)
-    assert lone_writes(folded, folded_run.channels, seen_f, folded_run.versions) is None
+    assert lone_writes(folded, folded_run.graph.channel_keys, seen_f, folded_run.versions) is None
     assert seen_f == kept
 
 

@@ -129,17 +129,17 @@ def step_writes(
 
 def lone_writes(
     task: Task,
-    channels: Mapping[str, BaseChannel],
+    known: frozenset[str],
     seen: dict[str, dict[str, int]],
     versions: Mapping[str, int],
 ) -> tuple[dict[str, Any], AbstractSet[str]] | None:
-    """:func:`step_writes` for a step of ``task`` alone that wrote each key once, to known
-    channels (the usual step): its writes by key, one value each, not grouped (see
-    :func:`apply_single`), and the channels it consumes, with ``seen`` updated as
+    """:func:`step_writes` for a step of ``task`` alone that wrote each key once, to
+    ``known`` channels (the usual step): its writes by key, one value each, not grouped
+    (see :func:`apply_single`), and the channels it consumes, with ``seen`` updated as
     :func:`step_writes` does. ``None``, and nothing changed, for any other writes."""
     writes = task.writes
     single = dict(writes)
-    if len(single) != len(writes) or not single.keys() <= channels.keys():
+    if len(single) != len(writes) or not known.issuperset(single):
         return None
     if task.path[0] != PULL:
         return single, _NOTHING

@@ -461,7 +461,8 @@ class Run(RunState):
         self.commit_mark = len(emit.events) if emit is not None else None
         folded = None  # (the usual step, one task writing each key once: not grouped)
         if lone and not watched:
-            folded = lone_writes(tasks[0], channels, self.versions_seen, self.versions)
+            known = self.graph.channel_keys
+            folded = lone_writes(tasks[0], known, self.versions_seen, self.versions)
         if folded is not None:
             single, consumed = folded
             record = self._apply(single, "lone", consumed, None, tasks[0].applied)

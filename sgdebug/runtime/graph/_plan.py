@@ -86,6 +86,8 @@ class GraphPlan:
         self.state_keys = frozenset(k for k, f in self.user_fields.items() if _is_channel(f))
         self.root = ROOT in self.state_keys
         self.channel_specs = self._channels()
+        self.channel_keys = frozenset(self.channel_specs)
+        """The names of its channels (a run's channels are always these)."""
         self.target = WriteTarget(
             self.state_keys,
             tuple(k for k in self.user_fields if k in self.state_keys),
