@@ -319,9 +319,10 @@ class RunState:
         else:
             apply_writes(channels, grouped, moved, applied)
         if kind in ("step", "lone", "input"):  # a full step: unwritten volatile channels clear
-            if not grouped.keys() >= self.dirty:  # (usually each was written again)
+            written = graph.volatile_set.intersection(grouped)
+            if not self.dirty <= written:  # (dirty ones are volatile: usually all written again)
                 clear_unwritten(channels, self.dirty, grouped, moved)
-            self.dirty = graph.volatile_set.intersection(grouped)
+            self.dirty = written
             if graph.trigger_keys.isdisjoint(updated):
                 finish_channels(channels, moved)  # nothing else would run next
             self.updated = updated
