@@ -66,12 +66,18 @@ def _timed(run_task: RunTask, task: Task) -> None:
 
 
 def run_tasks(
-    run_task: RunTask, tasks: Sequence[Task], limit: int | None = None, timeout: float | None = None
+    run_task: RunTask,
+    tasks: Sequence[Task],
+    limit: int | None = None,
+    timeout: float | None = None,
+    here: RunTask | None = None,
 ) -> list[Task]:
     """Run ``tasks`` in parallel, starting them in order, here and in the pool (see the
     module's docstring); at most ``limit`` at once when it is given. With a
     ``timeout`` (the graph's ``step_timeout``), see :func:`_run_within`; returns the tasks
-    still running past it."""
+    still running past it. ``here``, when given, runs the tasks of a step run wholly in
+    the calling thread, one after the other, in place of ``run_task`` (the run's reused
+    task scope: see ``Run.advance``)."""
     if not tasks:
         return []
     slots = None
@@ -79,13 +85,15 @@ def run_tasks(
         slots = threading.BoundedSemaphore(limit)
     if timeout:
         return _run_within(run_task if slots is None else _bounded(run_task, slots), tasks, timeout)
+    if here is None:
+        here = run_task
     if len(tasks) == 1:
-        run_task(tasks[0])
+        here(tasks[0])
         return []
     slow = sum(task.node.speed <= 0 for task in tasks)
     if not slow:  # every node is fast: one after the other, no thread
         for task in tasks:
-            _timed(run_task, task)
+            _timed(here, task)
         return []
     crew = _Crew(run_task, tasks, slots)
     for _ in range(min(slow, len(tasks) - 1, WORKERS)):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from concurrent.futures import CancelledError
+from functools import partial
 
 from sgdebug.runtime._constants import INTERRUPT
 from sgdebug.runtime.engine._apply import lone_writes, step_writes
@@ -320,7 +321,11 @@ class Run(RunState):
             pending, keyed = replay(self, pending)
         limit, timeout = self.options.config.get("max_concurrency"), self.graph.step_timeout
         order = finish_order(self, pending)  # (streamed as they finish: see FinishOrder)
-        late = run_tasks(order.wrap(self.run_task), pending, limit, timeout)
+        # (partials of run_task, not the method: a Python call less per task)
+        pooled = here = partial(run_task, self)
+        if self._inline is not None:  # a task run in this thread reuses its scope
+            here = partial(run_task, self, scope=self._inline)
+        late = run_tasks(order.wrap(pooled), pending, limit, timeout, order.wrap(here))
         if late:
             ran = order.unstreamed(pending)
             self._step_timed_out(ran, late, TimeoutError("Timed out"), CancelledError())
@@ -335,8 +340,8 @@ class Run(RunState):
             pending, keyed = await areplay(self, pending)
         limit, timeout = self.options.config.get("max_concurrency"), self.graph.step_timeout
         order = finish_order(self, pending)
-        run_task, arun_task = order.wrap(self.run_task), order.awrap(self.arun_task)
-        late = await arun_tasks(run_task, arun_task, pending, limit, timeout)
+        here, arun = order.wrap(partial(run_task, self)), order.awrap(self.arun_task)
+        late = await arun_tasks(here, arun, pending, limit, timeout)
         if late:
             import asyncio
 
