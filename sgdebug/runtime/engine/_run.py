@@ -391,17 +391,20 @@ class Run(RunState):
         if self.graph.handles_errors:
             ran = with_handlers(ran)
         paused = self._report(ran, streamed)
-        failed = self.failed
-        if failed is not None:
-            self._task_failed(failed)
-            return False
+        stopped = waiting = False  # (one pass: the first failed task, else any stopped one)
         for task in self.tasks:
-            if task.stopped and not task.done:
-                if self.persist is not None:
-                    self.persist.flush()
-                self._interrupted()
-                return False
-        if all(task.done for task in self.tasks):
+            if not task.done:
+                if task.error is not None:  # (what self.failed finds)
+                    self._task_failed(task)
+                    return False
+                stopped = stopped or task.stopped
+                waiting = True
+        if stopped:
+            if self.persist is not None:
+                self.persist.flush()
+            self._interrupted()
+            return False
+        if not waiting:
             self.phase = "commit"
         return paused
 
@@ -415,7 +418,8 @@ class Run(RunState):
                     emit.interrupted(self, task)
         # Without a watcher or a stream nothing can read the saver before the step's save,
         # so the writes of finished tasks are stored with its checkpoint, in one call.
-        defer = emit is None and not observer.watched
+        watched = observer.watched
+        defer = emit is None and not watched
         paused = False
         for task in ran:
             if not (task.done or task.error is not None or task.interrupts):
@@ -427,7 +431,8 @@ class Run(RunState):
                     self.deferred = [task]  # reported once its commit succeeds
                 else:
                     emit.task_result(self, task)
-            paused = observer.ran(self, task) or paused
+            if watched:  # (the no-op observer's ran() is never called)
+                paused = observer.ran(self, task) or paused
         return paused
 
     def _alone(self, task: Task) -> bool:
