@@ -126,18 +126,25 @@ def test_a_step_of_proven_fast_nodes_runs_in_the_calling_thread() -> None:
     assert set(starts.threads.values()) == {threading.current_thread()}
 
 
-def test_a_pool_thread_helps_for_each_slow_node_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With two slow nodes among fast ones, at most two pool threads help the calling
-    thread, however many fast tasks there are."""
-    slow = {"n05", "n17"}
-    starts = _Starts(lambda name: _slow(name) if name in slow else None)
+def test_nodes_once_fast_that_wait_for_their_siblings_run_beside_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The last node to reach a barrier passes it at once and counts as fast; in the next
+    run it is among those waiting. Every task still gets a thread: none is queued behind a
+    sibling that waits for it (two slow and the rest fast hung at the barrier)."""
+    barrier = threading.Barrier(WIDTH, timeout=10)
+
+    def body(name: str) -> None:
+        barrier.wait()
+
+    starts = _Starts(body)
     graph = _fan(starts.node)
     with _pool_of(monkeypatch, WIDTH):
         for name in NAMES:
-            graph.nodes[name].speed = -1 if name in slow else 3
+            graph.nodes[name].speed = -1 if name in {"n05", "n17"} else 3
         assert graph.invoke({"started": []}) == {"started": NAMES}
-    assert starts.order == NAMES
-    assert len(set(starts.threads.values()) - {threading.current_thread()}) <= 2
+    assert starts.order == NAMES and not barrier.broken
+    assert len(set(starts.threads.values())) == WIDTH
 
 
 def test_a_nested_parallel_step_does_not_wait_for_a_full_pool(

@@ -3,11 +3,11 @@
 Threads are for nodes that wait (a model call, I/O). A node whose every run so far finished
 in under :data:`FAST_NS` gains nothing from a thread and loses the hand-off cost (several
 microseconds, more than the node itself), so a step of proven-fast tasks runs in the
-calling thread; otherwise the calling thread and a pool thread for each slow (or not yet
-timed) task, at most :data:`WORKERS`, take the tasks in turn: while one thread waits in a
-slow task, the others go on with the next ones. Results do
-not depend on this: writes are applied in task-path order whatever order tasks finish in.
-A node that once runs slow counts as slow for good.
+calling thread; otherwise the calling thread and a pool thread for each other task, at most
+:data:`WORKERS`, take the tasks in turn: while one thread waits in a task, the others go on
+with the next ones, so tasks that wait for each other all run at once. Results do not
+depend on this: writes are applied in task-path order whatever order tasks finish in. A
+node that once runs slow counts as slow for good.
 
 Tasks START in the step's order, as in LangGraph (a node with side effects sees it): each
 one waits until the one before it has started (:class:`_Crew`), whichever thread runs it.
@@ -90,13 +90,17 @@ def run_tasks(
     if len(tasks) == 1:
         here(tasks[0])
         return []
-    slow = sum(task.node.speed <= 0 for task in tasks)
-    if not slow:  # every node is fast: one after the other, no thread
+    if all(task.node.speed > 0 for task in tasks):  # all fast: one after the other, no thread
         for task in tasks:
             _timed(here, task)
         return []
     crew = _Crew(run_task, tasks, slots)
-    for _ in range(min(slow, len(tasks) - 1, WORKERS)):
+    # A thread for every task (up to the pool's size), not one per slow task: a node that
+    # was fast may wait for a sibling this time (the last to reach a barrier passes it at
+    # once, so it counts as fast; next time it is among those waiting), and the thread
+    # that took it must not be the one its sibling is queued behind. The calling thread
+    # takes turns too, so fast tasks still mostly run there.
+    for _ in range(min(len(tasks) - 1, WORKERS)):
         pool().submit(crew.take_turns)
     crew.run_here()
     return []
