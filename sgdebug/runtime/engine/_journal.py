@@ -74,8 +74,8 @@ class Journal(Protocol[RunT]):
         """``task`` finished (ran, failed or was interrupted): store or buffer its writes."""
         ...
 
-    def flush(self) -> None:
-        """Store the buffered task writes now."""
+    def flush(self, lone: Task | None = None) -> None:
+        """Store the buffered task writes now (and those of ``lone``, left for the save)."""
         ...
 
     def finish(self, *, store: bool = True) -> None:

@@ -182,12 +182,9 @@ class Run(RunState):
     def _commit_failed(self, exc: BaseException) -> bool:
         """:meth:`commit` raised: the step's task writes stay stored; whether a hook kept
         the failure (the run is then back before the step, status ``error``)."""
-        persist = self.persist
-        if persist is not None:  # the step's writes stay, as without a commit
-            if self.unsaved is not None:
-                persist.task_done(self.unsaved)
-                self.unsaved = None
-            persist.flush()
+        if self.persist is not None:  # the step's writes stay, as without a commit
+            self.persist.flush(self.unsaved)
+        self.unsaved = None
         return isinstance(exc, Exception) and keep_failure(self, "commit", exc)
 
     # -- steering (the debugger's verbs) -------------------------------------------------
@@ -321,10 +318,8 @@ class Run(RunState):
             pending, keyed = replay(self, pending)
         limit, timeout = self.options.config.get("max_concurrency"), self.graph.step_timeout
         order = finish_order(self, pending)  # (streamed as they finish: see FinishOrder)
-        # (partials of run_task, not the method: a Python call less per task)
-        pooled = here = partial(run_task, self)
-        if self._inline is not None:  # a task run in this thread reuses its scope
-            here = partial(run_task, self, scope=self._inline)
+        pooled = partial(run_task, self)  # (not the method: a Python call less per task)
+        here = pooled if self._inline is None else partial(run_task, self, scope=self._inline)
         late = run_tasks(order.wrap(pooled), pending, limit, timeout, order.wrap(here))
         if late:
             ran = order.unstreamed(pending)

@@ -328,8 +328,12 @@ class Persistence:  # implements engine._journal.Journal
         else:
             self.saver.put_writes(self.thread_id, id_text(self.head), writes)
 
-    def flush(self) -> None:
-        """Store the deferred writes of finished tasks now (the step will not be saved)."""
+    def flush(self, lone: Task | None = None) -> None:
+        """Store the deferred writes of finished tasks now (the step will not be saved), and
+        those of ``lone``, a finished task whose writes were left for the save (see
+        :meth:`save`)."""
+        if lone is not None:
+            self.task_done(lone)  # (which flushes the others first)
         self.pending.flush(self.head_id)
 
     def mark_interrupt(self, run: RunState) -> None:
