@@ -159,19 +159,10 @@ def apply_single(
 ) -> None:
     """:func:`apply_writes` for one write per key (``single``: key -> its one value, from
     :func:`lone_writes`), by the same rules, without a list per key."""
-    versions, version, updated, unlisted = moved
+    versions, version, updated, _ = moved
     for key, value in single.items():
         if applied and key in applied:
-            channel = channels[key] = applied[key]
-            versions[key] = version  # moved.bump(), inlined (a lone task's usual fold)
-            if (
-                channel.value is not MISSING
-                if type(channel) is BinaryOperatorAggregate
-                else channel.is_available()
-            ):
-                updated.add(key)
-            else:
-                unlisted.append(key)
+            _take_applied(channels, key, applied[key], moved)
             continue
         channel = channels[key]
         if type(channel) is LastValue or type(channel) is EphemeralValue:
@@ -193,19 +184,10 @@ def apply_writes(
     ``applied``: channels that already hold exactly these writes (made for a lone task's
     conditional edges); they replace the live ones instead of reducing twice.
     """
-    versions, version, updated, unlisted = moved
+    versions, version, updated, _ = moved
     for key, values in grouped.items():
         if applied and key in applied:
-            channel = channels[key] = applied[key]
-            versions[key] = version  # moved.bump(), inlined (a lone task's usual fold)
-            if (
-                channel.value is not MISSING
-                if type(channel) is BinaryOperatorAggregate
-                else channel.is_available()
-            ):
-                updated.add(key)
-            else:
-                unlisted.append(key)
+            _take_applied(channels, key, applied[key], moved)
             continue
         channel = channels[key]
         if len(values) == 1 and (type(channel) is LastValue or type(channel) is EphemeralValue):
@@ -214,6 +196,24 @@ def apply_writes(
             updated.add(key)
         elif channel.update(values):
             moved.bump(key, channel.is_available())
+
+
+def _take_applied(
+    channels: dict[str, BaseChannel], key: str, channel: BaseChannel, moved: Moved
+) -> None:
+    """``channel`` already holds the step's writes to ``key`` (made for a lone task's
+    conditional edges): it replaces the live one, and the key moves as a write would."""
+    versions, version, updated, unlisted = moved
+    channels[key] = channel
+    versions[key] = version  # moved.bump(), inlined
+    if (
+        channel.value is not MISSING
+        if type(channel) is BinaryOperatorAggregate
+        else channel.is_available()
+    ):
+        updated.add(key)
+    else:
+        unlisted.append(key)
 
 
 def consume_triggers(
