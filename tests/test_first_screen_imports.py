@@ -17,11 +17,13 @@ session.restart(chatbot.EXAMPLE_INPUT)
 first = FrameBuilder(session).build()
 before = "langchain_core" in sys.modules
 diff_before = "sgdebug.inspect.step_diff" in sys.modules
+drawing = "sgdebug.runtime._draw" in sys.modules
 session.step()
 after = FrameBuilder(session).build()
 messages = next(r for r in after.channels if r.name == "messages")
 print(json.dumps({"before": before, "after": "langchain_core" in sys.modules,
-                  "diff_before": diff_before, "diff": [c.channel for c in after.step_diff.channels],
+                  "diff_before": diff_before, "drawing": drawing,
+                  "diff": [c.channel for c in after.step_diff.channels],
                   "first": [r.name for r in first.channels],
                   "classes": [type(m).__name__ for m in messages.value]}))
 """
@@ -46,3 +48,10 @@ def test_the_diff_modules_are_imported_with_the_first_step_diff() -> None:
 
     assert found["diff_before"] is False, "the first frame (no step yet) imported the diffs"
     assert found["diff"] == ["messages"]
+
+
+def test_building_the_graph_and_its_first_frame_does_not_import_get_graphs_drawing() -> None:
+    found = _run(CHATBOT_SESSION)
+
+    # (add_node reads a node's Command destinations: that is not the drawing)
+    assert found["drawing"] is False, "the first frame imported sgdebug.runtime._draw"

@@ -12,12 +12,13 @@ would finish for deferred nodes) and ``join:<a+b>:<node>`` barriers.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any
 
 from sgdebug.runtime._constants import END, START, branch_channel, join_channel
 from sgdebug.runtime._draw_model import CompiledLike, DrawableGraph, NodeSpecLike
+from sgdebug.runtime.graph._destinations import command_destinations
 
 __all__ = ["command_destinations", "get_graph"]
 
@@ -28,41 +29,6 @@ _TriggerEdge = tuple[str, bool, str | None]
 """(channel written, conditional, label) — one write of a task, as the dry run sees it."""
 _Edge = tuple[str, str, bool, str | None]
 """(source, target, conditional, label) — one discovered edge before assembly."""
-
-
-def command_destinations(action: Callable[..., Any]) -> tuple[str, ...]:
-    """Targets named by a ``-> Command[Literal[...]]`` return annotation of ``action``.
-
-    A ``Union`` return uses its first ``Command[...]`` member, as LangGraph does; any other
-    annotation (including ``Command[...] | None`` written with ``X | Y`` on plain classes)
-    gives no destinations.
-    """
-    from inspect import isfunction, ismethod
-
-    call = getattr(action, "__call__", None)  # noqa: B004 - LangGraph looks at __call__
-    if not (isfunction(action) or ismethod(action) or ismethod(call)):
-        return ()
-    try:
-        hints = get_type_hints(call) or get_type_hints(action)
-    except (NameError, TypeError):
-        return ()
-    returned = hints.get("return")
-    if get_origin(returned) is Union:
-        returned = next((a for a in get_args(returned) if _is_command(get_origin(a))), returned)
-    if not _is_command(get_origin(returned)) or not (args := get_args(returned)):
-        return ()
-    if get_origin(args[0]) is not Literal:
-        return ()
-    return tuple(get_args(args[0]))
-
-
-def _is_command(origin: Any) -> bool:
-    from sgdebug.runtime.types import Command
-
-    if origin is Command:
-        return True
-    module = getattr(origin, "__module__", "")
-    return getattr(origin, "__name__", "") == "Command" and module.startswith("langgraph")
 
 
 @dataclass(slots=True)

@@ -432,6 +432,6 @@ def _literal_map(path: Any) -> dict[Hashable, str] | None:
 
 
 def _command_destinations(action: Any) -> tuple[str, ...] | None:
-    from sgdebug.runtime._draw import command_destinations
+    from sgdebug.runtime.graph._destinations import command_destinations
 
     return command_destinations(action) or None

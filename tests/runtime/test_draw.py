@@ -21,9 +21,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from sgdebug.runtime._constants import END, START
-from sgdebug.runtime._draw import command_destinations, get_graph
+from sgdebug.runtime._draw import get_graph
 from sgdebug.runtime._draw_mermaid import yaml_block
 from sgdebug.runtime._draw_model import CurveStyle, DrawableGraph, Edge, NodeStyles
+from sgdebug.runtime.graph._destinations import command_destinations
 from sgdebug.runtime.types import Command
 from sgdebug.sample_graphs._engines import EngineAPI, api
 
