@@ -17,18 +17,7 @@ from langgraph.store.memory import InMemoryStore as LangGraphStore
 from sgdebug.runtime.store import InMemoryStore
 from sgdebug.runtime.store._paths import texts_at
 from sgdebug.runtime.store._paths import tokenize_path as our_tokenize_path
-
-
-def letters(texts: Sequence[str]) -> list[list[float]]:
-    """A deterministic embedding: letter counts folded into six dimensions."""
-    vectors = []
-    for text in texts:
-        vector = [0.0] * 6
-        for char in text.lower():
-            if char.isalpha():
-                vector[(ord(char) - 97) % 6] += 1
-        vectors.append(vector)
-    return vectors
+from tests.store_embeddings import letters
 
 
 async def aletters(texts: Sequence[str]) -> list[list[float]]:

@@ -13,6 +13,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 from sgdebug.sample_graphs._engines import EngineAPI
+from tests.store_embeddings import letters
 
 from ..harness import Case, attempt
 from .checkpoint import Rec, Script, ckpt, history, snap, thread
@@ -248,22 +249,10 @@ def store_writes_survive_an_interrupt(g: EngineAPI) -> Case:
     return Case(graph, script=script, spec=spec)
 
 
-def _letters(texts: list[str]) -> list[list[float]]:
-    """A deterministic embedding for the programs: letter counts in six dimensions."""
-    vectors = []
-    for text in texts:
-        vector = [0.0] * 6
-        for char in text.lower():
-            if char.isalpha():
-                vector[(ord(char) - 97) % 6] += 1
-        vectors.append(vector)
-    return vectors
-
-
 @ckpt
 def store_semantic_search_in_a_node(g: EngineAPI) -> Case:
     store_cls, _ = _store_api(g)
-    store = store_cls(index={"dims": 6, "embed": _letters, "fields": ["text"]})
+    store = store_cls(index={"dims": 6, "embed": letters, "fields": ["text"]})
 
     def remember(state: S, store: BaseStore) -> dict[str, Any]:
         store.put(("memories", state["user"]), str(len(state["log"])), {"text": state["log"][-1]})
