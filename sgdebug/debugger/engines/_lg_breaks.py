@@ -34,7 +34,7 @@ from typing import Any
 from sgdebug.debugger.engine import Observer
 from sgdebug.debugger.engines import _lg_convert as convert
 from sgdebug.debugger.engines._lg_subgraphs import StepEvents
-from sgdebug.debugger.engines._native_breaks import Breaking, inner_breaks, innermost
+from sgdebug.debugger.engines._native_breaks import Breaking, inner_breaks, innermost, started
 from sgdebug.debugger.history import config_for
 from sgdebug.debugger.results import TaskInfo
 from sgdebug.debugger.subgraph_watch import InnerStop, frame_graph, stop_in_frame
@@ -167,10 +167,4 @@ def _asks(sub: StateSnapshot | None) -> bool:
     subgraph, so its interrupt is its own)."""
     if sub is None:
         return True
-    return any(_asks(_started(t.state)) for t in sub.tasks if t.interrupts)
-
-
-def _started(state: Any) -> StateSnapshot | None:
-    if not isinstance(state, StateSnapshot):
-        return None
-    return state if ((state.config or {}).get("configurable") or {}).get("checkpoint_id") else None
+    return any(_asks(started(t.state)) for t in sub.tasks if t.interrupts)

@@ -27,7 +27,7 @@ from sgdebug.debugger.subgraph_watch import InnerStop, armed_frames, stop_in_fra
 from sgdebug.runtime import Run, StateSnapshot
 from sgdebug.runtime.engine._inner_breaks import EVERY_NODE, PATH_SEP, InnerBreaks
 
-__all__ = ["Breaking", "arm", "inner_breaks", "inner_stop", "innermost", "report"]
+__all__ = ["Breaking", "arm", "inner_breaks", "inner_stop", "innermost", "report", "started"]
 
 
 @runtime_checkable
@@ -89,16 +89,16 @@ def innermost(full: StateSnapshot) -> tuple[tuple[str, ...], StateSnapshot] | No
     frame: tuple[str, ...] = ()
     snap, found = full, None
     while True:
-        task = next((t for t in snap.tasks if _started(t.state)), None)
+        task = next((t for t in snap.tasks if started(t.state)), None)
         if task is None:
             return found
         frame, snap = (*frame, task.name), task.state
         found = (frame, snap)
 
 
-def _started(state: Any) -> bool:
-    """Whether a task's ``state`` is the snapshot of a subgraph that has a checkpoint (not
-    one its task is about to start)."""
+def started(state: Any) -> StateSnapshot | None:
+    """A task's ``state`` when it is the snapshot of a subgraph that has a checkpoint
+    (``None``: no snapshot, or one of a subgraph its task is about to start)."""
     if not isinstance(state, StateSnapshot):
-        return False
-    return bool(((state.config or {}).get("configurable") or {}).get("checkpoint_id"))
+        return None
+    return state if ((state.config or {}).get("configurable") or {}).get("checkpoint_id") else None
