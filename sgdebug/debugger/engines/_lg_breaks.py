@@ -34,10 +34,10 @@ from typing import Any
 from sgdebug.debugger.engine import Observer
 from sgdebug.debugger.engines import _lg_convert as convert
 from sgdebug.debugger.engines._lg_subgraphs import StepEvents
-from sgdebug.debugger.engines._native_breaks import Breaking, inner_breaks, innermost, started
-from sgdebug.debugger.history import config_for
+from sgdebug.debugger.engines._native_breaks import Breaking, inner_breaks, started
+from sgdebug.debugger.engines._native_breaks import report as native_report
 from sgdebug.debugger.results import TaskInfo
-from sgdebug.debugger.subgraph_watch import InnerStop, frame_graph, stop_in_frame
+from sgdebug.debugger.subgraph_watch import frame_graph
 from sgdebug.debugger.subgraphs import unstoppable
 from sgdebug.inspect.node_paths import split_path
 from sgdebug.runtime import StateSnapshot
@@ -110,14 +110,7 @@ def report(graph: Any, thread_id: str, step: int, observer: Any) -> bool:
     """Tell ``observer`` where the run stopped inside a subgraph (the innermost one that
     stopped, read from LangGraph's ``get_state(subgraphs=True)``); whether it stays stopped
     (an observer without breakpoints always stops)."""
-    if not isinstance(observer, Breaking):
-        return True
-    full = convert.snapshot(graph.get_state(config_for(thread_id, None), subgraphs=True))
-    found = innermost(full)
-    inner = (
-        InnerStop((), {}, None) if found is None else stop_in_frame(graph, *found, observer.table)
-    )
-    return observer.stopped_inside(step, inner)
+    return native_report(graph, thread_id, step, observer, convert.snapshot)
 
 
 def stream_step(

@@ -18,6 +18,7 @@ whether to stay stopped or re-enter (:mod:`sgdebug.debugger.subgraph_watch`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from sgdebug.debugger.breakpoints import BreakpointTable
@@ -65,19 +66,32 @@ def arm(run: Run, observer: Any) -> None:
     )
 
 
-def report(graph: Any, thread_id: str, step: int, observer: Any) -> bool:
+def report(
+    graph: Any,
+    thread_id: str,
+    step: int,
+    observer: Any,
+    read: Callable[[Any], StateSnapshot] | None = None,
+) -> bool:
     """Tell ``observer`` where the run stopped inside a subgraph; whether it stays stopped
-    (an observer without breakpoints always stops)."""
+    (an observer without breakpoints always stops). ``read`` turns what ``get_state``
+    gives into sgdebug's snapshot (LangGraph's engine: its converter)."""
     if not isinstance(observer, Breaking):
         return True
-    return observer.stopped_inside(step, inner_stop(graph, thread_id, observer.table))
+    return observer.stopped_inside(step, inner_stop(graph, thread_id, observer.table, read))
 
 
-def inner_stop(graph: Any, thread_id: str, table: BreakpointTable) -> InnerStop:
+def inner_stop(
+    graph: Any,
+    thread_id: str,
+    table: BreakpointTable,
+    read: Callable[[Any], StateSnapshot] | None = None,
+) -> InnerStop:
     """Where the run of ``thread_id`` stopped inside a subgraph (the innermost one that
     stopped) and the path breakpoints of ``table`` that may fire there
     (:func:`~sgdebug.debugger.subgraph_watch.stop_in_frame`)."""
-    found = innermost(graph.get_state(config_for(thread_id, None), subgraphs=True))
+    full = graph.get_state(config_for(thread_id, None), subgraphs=True)
+    found = innermost(full if read is None else read(full))
     if found is None:
         return InnerStop((), {}, None)
     return stop_in_frame(graph, *found, table)
