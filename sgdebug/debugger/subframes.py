@@ -12,17 +12,19 @@ subgraph, joined by :data:`BREADCRUMB_SEP`).
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Final, Protocol, cast, runtime_checkable
 
 from sgdebug.debugger.results import Outcome, TaskInfo
 from sgdebug.runtime import StateSnapshot
+from sgdebug.runtime._constants import PUSH
 
 if TYPE_CHECKING:
     from sgdebug.debugger.core import SessionCore
     from sgdebug.debugger.evaluation import Provider
     from sgdebug.inspect import ChannelRow, GraphModel, TaskRow
+    from sgdebug.runtime import Task
 
 __all__ = [
     "BREADCRUMB_SEP",
@@ -112,11 +114,40 @@ def frame_model(frame: SubgraphFrame) -> GraphModel | None:
 
 def frame_rows(frame: SubgraphFrame) -> tuple[tuple[ChannelRow, ...], tuple[TaskRow, ...]]:
     """The channel table and the pending tasks of a subgraph frame, from its snapshot."""
-    from sgdebug.inspect import snapshot_channel_rows, snapshot_task_rows
+    from sgdebug.inspect import snapshot_channel_rows, task_rows
 
     model = frame_model(frame)
     channels = snapshot_channel_rows(model, frame.snapshot) if model is not None else ()
-    return channels, snapshot_task_rows(frame.snapshot)
+    return channels, task_rows(cast("Sequence[Task]", frame_tasks(frame)))
+
+
+def frame_tasks(frame: SubgraphFrame) -> tuple[TaskInfo, ...]:
+    """The tasks of a subgraph frame's snapshot, each with its input: the subgraph's values
+    its node reads (a Send's argument is not in the snapshot: none shown)."""
+    from sgdebug.debugger.runinfo import pregel_task_info
+
+    values = frame.snapshot.values
+    infos = []
+    for task in frame.snapshot.tasks:
+        given: Any = None
+        push = bool(task.path) and task.path[0] == PUSH
+        if not push:  # (what triggered a pulled one is not in the snapshot either)
+            keys = node_input_keys(frame.graph, task.name)
+            given = values
+            if isinstance(values, Mapping) and keys is not None:
+                given = {k: v for k, v in values.items() if k in keys}
+        infos.append(pregel_task_info(task, given, (PUSH,) if push else ()))
+    return tuple(infos)
+
+
+def node_input_keys(graph: Any, node: str) -> frozenset[str] | None:
+    """The state keys node ``node`` of ``graph`` reads (its input schema's), when known:
+    LangGraph's builders and ours keep each schema's channels alike."""
+    builder = getattr(graph, "builder", None)
+    spec = getattr(builder, "nodes", {}).get(node) if builder is not None else None
+    schema = getattr(spec, "input_schema", None)
+    channels = getattr(builder, "schemas", {}).get(schema) if schema is not None else None
+    return frozenset(channels) if channels else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,10 +262,7 @@ class FrameCursor:
         snap = chosen.snapshot
         where = f"In frame {breadcrumb(chosen.path)} (`up` shows the parent's)."
         if outcome.command == "tasks":
-            from sgdebug.debugger.runinfo import pregel_task_info
-
-            tasks = tuple(pregel_task_info(t) for t in snap.tasks)
-            return replace(outcome, value=tasks, message=where)
+            return replace(outcome, value=frame_tasks(chosen), message=where)
         return replace(outcome, value=snap.values, message=where)
 
     def providers(self, names: dict[str, Provider]) -> dict[str, Provider]:
