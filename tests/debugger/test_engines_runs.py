@@ -299,3 +299,51 @@ def test_task_runs_one_task_on_native_and_is_refused_on_langgraph(engine: Engine
     outcome = refused(session, "task b")
     assert "LangGraph runs the tasks of a superstep together" in outcome.message
     assert session.pending_tasks == ("b", "c")  # nothing ran
+
+
+class Review(TypedDict):
+    doc: str
+    verdicts: Annotated[list[str], operator.add]
+
+
+class Reviews(TypedDict):
+    docs: list[str]
+    verdicts: Annotated[list[str], operator.add]
+
+
+def parallel_reviews(engine: EngineName) -> Session:
+    """A Send per document into a review subgraph whose node asks ``interrupt()``."""
+    lg = api(BUILT_WITH[engine])
+
+    def ask(state: Review) -> dict[str, Any]:
+        doc = state["doc"]
+        return {"verdicts": [f"{doc}: {lg.interrupt(f'approve {doc}?')}"]}
+
+    review = lg.StateGraph(Review)
+    review.add_node("ask", ask)
+    review.add_edge(lg.START, "ask")
+    builder = lg.StateGraph(Reviews)
+    builder.add_node("review", review.compile())
+    builder.add_conditional_edges(
+        lg.START, lambda s: [lg.Send("review", {"doc": d, "verdicts": []}) for d in s["docs"]]
+    )
+    builder.add_edge("review", lg.END)
+    return session_on(builder.compile(), engine, {"docs": ["a", "b"]})
+
+
+@on_both
+def test_two_interrupts_at_once_are_answered_by_id_and_a_bare_answer_says_how(
+    engine: EngineName,
+) -> None:
+    session = parallel_reviews(engine)
+    stop = run(session, "restart", "continue")
+    assert stopped(stop) == ("interrupted", "interrupt", 1)
+    assert "Answer each by id, `resume {'<id>': value, ...}`." in stop.message
+    ids = {i.value: i.id for i in session.interrupts}
+    assert set(ids) == {"approve a?", "approve b?"}
+    # (the native engine let the runtime's RuntimeError through, as LangGraph words it)
+    message = refused(session, "resume 'yes'").message
+    assert message.startswith("2 interrupts wait for an answer: answer each by id")
+    assert f"{ids['approve a?']}: 'approve a?'" in message
+    ok(session, f"resume {{'{ids['approve a?']}': 'yes', '{ids['approve b?']}': 'no'}}")
+    assert sorted(values(session)["verdicts"]) == ["a: yes", "b: no"]
