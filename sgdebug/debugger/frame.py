@@ -287,7 +287,7 @@ def _in_subgraph(frame: Frame, session: Session) -> Frame:
     )
     return replace(
         frame, channels=channels, tasks=tasks, step_diff=None, diff_note=note,
-        breadcrumb=breadcrumb(chosen.path), subgraph=chosen,
+        breadcrumb=chosen.label, subgraph=chosen,
     )  # fmt: skip
 
 

@@ -58,25 +58,49 @@ class SubgraphFrame:
     config ``update_state`` takes to edit it)."""
     graph: Any
     """The compiled subgraph (``None`` when it could not be found in its parent's builder)."""
+    instance: tuple[int, int] = (1, 1)
+    """Which of the subgraphs running beside each other in its parent's step this one is,
+    and how many there are (Sends to a subgraph node: ``(2, 3)``, the second of three)."""
 
     @property
     def name(self) -> str:
         return self.path[-1]
 
+    @property
+    def label(self) -> str:
+        """Its breadcrumb, with which instance it is when several run (``review 2/3``)."""
+        shown, count = self.instance
+        return breadcrumb(self.path) + (f" {shown}/{count}" if count > 1 else "")
 
-def frame_chain(root: Any, tasks: Sequence[TaskInfo]) -> tuple[SubgraphFrame, ...]:
-    """The subgraphs the pending ``tasks`` stand in, outermost first (``()``: none)."""
-    task = next((t for t in tasks if isinstance(t.subgraph, StateSnapshot)), None)
-    if task is None or task.subgraph is None:
+
+def frame_chain(
+    root: Any, tasks: Sequence[TaskInfo], picks: Sequence[int] = ()
+) -> tuple[SubgraphFrame, ...]:
+    """The subgraphs the pending ``tasks`` stand in, outermost first (``()``: none): at
+    each level the first running one, or the ``picks[level]``-th (from 0) of those."""
+    running = [t for t in tasks if isinstance(t.subgraph, StateSnapshot)]
+    if not running:
         return ()
-    chain = [SubgraphFrame((task.name,), task.subgraph, subgraph_of(root, task.name))]
+    pick = _pick(picks, 0, len(running))
+    task = running[pick]
+    assert isinstance(task.subgraph, StateSnapshot)
+    graph = subgraph_of(root, task.name)
+    chain = [SubgraphFrame((task.name,), task.subgraph, graph, (pick + 1, len(running)))]
     while True:
         here = chain[-1]
-        inner = next((t for t in here.snapshot.tasks if isinstance(t.state, StateSnapshot)), None)
-        if inner is None or not _started(inner.state):
+        inner = [t for t in here.snapshot.tasks if isinstance(t.state, StateSnapshot)]
+        inner = [t for t in inner if _started(t.state)]
+        if not inner:
             return tuple(chain)
-        graph = subgraph_of(here.graph, inner.name)
-        chain.append(SubgraphFrame((*here.path, inner.name), inner.state, graph))
+        pick = _pick(picks, len(chain), len(inner))
+        task_, graph = inner[pick], subgraph_of(here.graph, inner[pick].name)
+        assert isinstance(task_.state, StateSnapshot)
+        instance = (pick + 1, len(inner))
+        chain.append(SubgraphFrame((*here.path, task_.name), task_.state, graph, instance))
+
+
+def _pick(picks: Sequence[int], level: int, count: int) -> int:
+    return picks[level] if level < len(picks) and 0 <= picks[level] < count else 0
 
 
 def breadcrumb(path: Sequence[str]) -> str:
@@ -234,6 +258,8 @@ class FrameCursor:
         self._lock = threading.Lock()
         self._up = 0
         """Levels above the innermost frame (0: the innermost)."""
+        self._picks: tuple[int, ...] = ()
+        """Per level, which of the subgraphs running beside each other is shown (from 0)."""
         self._at: tuple[str | None, int, object] = (None, 0, None)
         """Where the run stood when ``_up`` was chosen (its checkpoint, step and stop: a
         subgraph moves under one parent checkpoint); a move elsewhere resets it."""
@@ -243,7 +269,7 @@ class FrameCursor:
         core = self.core
         if not core.started:
             return ()
-        return frame_chain(core.engine.model, core.engine.tasks())
+        return frame_chain(core.engine.model, core.engine.tasks(), self._picks)
 
     def selected(self, chain: Sequence[SubgraphFrame]) -> SubgraphFrame | None:
         """The chosen frame of ``chain`` (``None``: the root graph's)."""
@@ -260,7 +286,7 @@ class FrameCursor:
         if chosen is None:
             return outcome
         snap = chosen.snapshot
-        where = f"In frame {breadcrumb(chosen.path)} (`up` shows the parent's)."
+        where = f"In frame {chosen.label} (`up` shows the parent's)."
         if outcome.command == "tasks":
             return replace(outcome, value=frame_tasks(chosen), message=where)
         return replace(outcome, value=snap.values, message=where)
@@ -286,9 +312,26 @@ class FrameCursor:
         """Show the frame of the graph that runs the current one."""
         return self._move("up", 1)
 
-    def down(self) -> Outcome:
-        """Show the frame of the subgraph the current one is running."""
-        return self._move("down", -1)
+    def down(self, instance: int | None = None) -> Outcome:
+        """Show the frame of the subgraph the current one is running; ``instance`` (from 1):
+        which of the subgraphs running beside each other there (Sends to one node)."""
+        if instance is None:
+            return self._move("down", -1)
+        with self.core.lock:
+            chain = self.chain()
+            self._reset_if_moved()
+            level = len(chain) - min(self._up, len(chain))  # (the level shown: 0 = root)
+            count = chain[level].instance[1] if level < len(chain) else 0
+            if not 1 <= instance <= count:
+                return Outcome("down", False, self.core.status, f"down {instance}: "
+                               + _instances(count))  # fmt: skip
+            picks = (*self._picks[:level], *[0] * (level - len(self._picks)), instance - 1)
+            with self._lock:
+                self._picks = picks
+                chain = self.chain()  # (below the chosen one, its own subgraphs)
+                self._up = len(chain) - (level + 1)
+            chosen = chain[level]
+            return Outcome("down", True, self.core.status, f"Frame: {chosen.label}", value=chosen)
 
     def _move(self, verb: str, delta: int) -> Outcome:
         with self.core.lock:
@@ -308,7 +351,7 @@ class FrameCursor:
             with self._lock:
                 self._up = wanted
             chosen = self.selected(chain)
-            where = breadcrumb(chosen.path if chosen is not None else ())
+            where = chosen.label if chosen is not None else breadcrumb(())
             return Outcome(verb, True, status, f"Frame: {where}", value=chosen)
 
     def _reset_if_moved(self) -> None:
@@ -318,4 +361,10 @@ class FrameCursor:
         with self._lock:
             ran = stop is not self._at[2] and (stop is None or stop.kind != "edit")
             if here[:2] != self._at[:2] or ran:
-                self._at, self._up = here, 0
+                self._at, self._up, self._picks = here, 0, ()
+
+
+def _instances(count: int) -> str:
+    if count > 1:
+        return f"{count} subgraphs run there: `down 1` to `down {count}`"
+    return "one subgraph runs there: `down`" if count else "no subgraph runs below this frame"

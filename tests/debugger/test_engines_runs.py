@@ -347,3 +347,30 @@ def test_two_interrupts_at_once_are_answered_by_id_and_a_bare_answer_says_how(
     assert f"{ids['approve a?']}: 'approve a?'" in message
     ok(session, f"resume {{'{ids['approve a?']}': 'yes', '{ids['approve b?']}': 'no'}}")
     assert sorted(values(session)["verdicts"]) == ["a: yes", "b: no"]
+
+
+@on_both
+def test_down_n_shows_each_of_the_subgraphs_running_beside_each_other(
+    engine: EngineName,
+) -> None:
+    from sgdebug.debugger.frame import current_frame
+
+    session = parallel_reviews(engine)
+    run(session, "restart", "continue")
+    frame = current_frame(session)
+    assert frame.breadcrumb == "parent \u203a review 1/2"  # (the first shown, as before)
+    assert {r.name: r.value for r in frame.channels}["doc"] == "a"
+    assert ok(session, "up").message == "Frame: parent"
+    assert (
+        refused(session, "down 3").message == "down 3: 2 subgraphs run there: `down 1` to `down 2`"
+    )
+    assert ok(session, "down 2").message == "Frame: parent \u203a review 2/2"
+    frame = current_frame(session)
+    assert {r.name: r.value for r in frame.channels}["doc"] == "b"
+    assert [(t.name, t.input) for t in frame.tasks] == [("ask", {"doc": "b", "verdicts": []})]
+    assert ok(session, "state").value["doc"] == "b"  # (the views and `state` agree)
+    assert ok(session, "p state['doc']").value == "b"
+    assert refused(session, "down 1").message == "down 1: no subgraph runs below this frame"
+    ok(session, "up")
+    ok(session, "down")  # (plain down: the instance chosen last)
+    assert current_frame(session).breadcrumb.endswith("review 2/2")
