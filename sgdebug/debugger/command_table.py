@@ -59,6 +59,15 @@ def _pending(s: Session, typed: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(s.pending_tasks)) if not typed else []
 
 
+def _answers(s: Session, typed: Sequence[str]) -> list[str]:
+    """With several interrupts pending, a dict of their ids to fill in (nobody types a
+    32-digit id); nothing to offer for one (its answer is any expression)."""
+    pending = s.interrupts
+    if typed or len(pending) < 2:
+        return []
+    return ["{" + ", ".join(f"{i.id!r}: " for i in pending) + "}"]
+
+
 _SPECS: list[CommandSpec] = [
     CommandSpec(
         name="step",
@@ -169,6 +178,7 @@ _SPECS: list[CommandSpec] = [
         "Without EXPR each pending interrupt gets None.",
         run=lambda s, a: s.resume(a.get("value")),
         args=(Arg("value", "expr", optional=True),),
+        completer=_answers,
         key="a",
         label="Answer",
         footer=True,

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 import pytest
 
 from sgdebug.debugger import Outcome, Session, SessionOptions, Target
 from sgdebug.debugger.results import EngineName
-from sgdebug.sample_graphs import Engine, load
+from sgdebug.sample_graphs import Engine, api, load
 
 from .helpers import ok
 
@@ -89,3 +90,33 @@ def last_changes(session: Session) -> dict[str, tuple[Any, list[tuple[str, Any]]
         for c in record.changes
         if c.channel in session.channel_names
     }
+
+
+class Review(TypedDict):
+    doc: str
+    verdicts: Annotated[list[str], operator.add]
+
+
+class Reviews(TypedDict):
+    docs: list[str]
+    verdicts: Annotated[list[str], operator.add]
+
+
+def parallel_reviews(engine: EngineName) -> Session:
+    """A Send per document into a review subgraph whose node asks ``interrupt()``."""
+    lg = api(BUILT_WITH[engine])
+
+    def ask(state: Review) -> dict[str, Any]:
+        doc = state["doc"]
+        return {"verdicts": [f"{doc}: {lg.interrupt(f'approve {doc}?')}"]}
+
+    review = lg.StateGraph(Review)
+    review.add_node("ask", ask)
+    review.add_edge(lg.START, "ask")
+    builder = lg.StateGraph(Reviews)
+    builder.add_node("review", review.compile())
+    builder.add_conditional_edges(
+        lg.START, lambda s: [lg.Send("review", {"doc": d, "verdicts": []}) for d in s["docs"]]
+    )
+    builder.add_edge("review", lg.END)
+    return session_on(builder.compile(), engine, {"docs": ["a", "b"]})

@@ -17,6 +17,7 @@ from .engine_scenarios import (
     EDIT_STEP,
     last_changes,
     on_both,
+    parallel_reviews,
     run,
     sample,
     session_on,
@@ -299,36 +300,6 @@ def test_task_runs_one_task_on_native_and_is_refused_on_langgraph(engine: Engine
     outcome = refused(session, "task b")
     assert "LangGraph runs the tasks of a superstep together" in outcome.message
     assert session.pending_tasks == ("b", "c")  # nothing ran
-
-
-class Review(TypedDict):
-    doc: str
-    verdicts: Annotated[list[str], operator.add]
-
-
-class Reviews(TypedDict):
-    docs: list[str]
-    verdicts: Annotated[list[str], operator.add]
-
-
-def parallel_reviews(engine: EngineName) -> Session:
-    """A Send per document into a review subgraph whose node asks ``interrupt()``."""
-    lg = api(BUILT_WITH[engine])
-
-    def ask(state: Review) -> dict[str, Any]:
-        doc = state["doc"]
-        return {"verdicts": [f"{doc}: {lg.interrupt(f'approve {doc}?')}"]}
-
-    review = lg.StateGraph(Review)
-    review.add_node("ask", ask)
-    review.add_edge(lg.START, "ask")
-    builder = lg.StateGraph(Reviews)
-    builder.add_node("review", review.compile())
-    builder.add_conditional_edges(
-        lg.START, lambda s: [lg.Send("review", {"doc": d, "verdicts": []}) for d in s["docs"]]
-    )
-    builder.add_edge("review", lg.END)
-    return session_on(builder.compile(), engine, {"docs": ["a", "b"]})
 
 
 @on_both

@@ -125,3 +125,13 @@ def test_python_names_attributes_and_forced_python(loop: Session) -> None:
     assert texts(completer, "state.ke") == ["keys"]
     assert "state" in texts(completer, "sta")  # both the command and the name, once
     assert texts(completer, "sta").count("state") == 1
+
+
+def test_resume_with_two_interrupts_completes_a_dict_of_their_ids() -> None:
+    from tests.debugger.engine_scenarios import parallel_reviews
+
+    session = parallel_reviews("native")
+    session.restart()
+    session.continue_()
+    first, second = (i.id for i in session.interrupts)
+    assert texts(completer_for(session), "resume ") == [f"{{'{first}': , '{second}': }}"]
