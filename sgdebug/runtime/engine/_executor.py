@@ -9,6 +9,15 @@ with the next ones, so tasks that wait for each other all run at once. Results d
 depend on this: writes are applied in task-path order whatever order tasks finish in. A
 node that once runs slow counts as slow for good.
 
+A node that was always fast may, one day, wait for a later sibling (an Event, a Barrier, a
+queue the sibling fills): in the calling thread it would wait forever. A watchdog thread
+(``_watchdog``, asleep while no step runs) looks at running steps every
+``HANDOFF_S``: a fast step whose calling thread is still in the same task gets the rest
+of its tasks handed to pool threads (:class:`_Fast`), and a step whose pool jobs wait behind
+a full pool (its threads in tasks of outer steps: nested subgraphs) gets a thread of its own
+standing in for them (:meth:`_Crew.look`), so tasks that wait for each other never wait for
+a pool thread that will not come (LangGraph gives each run a pool of its own).
+
 Tasks START in the step's order, as in LangGraph (a node with side effects sees it): each
 one waits until the one before it has started (:class:`_Crew`), whichever thread runs it.
 The gates are plain locks: no threading object per task.
@@ -24,10 +33,15 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import suppress
+from operator import length_hint
 from typing import TYPE_CHECKING
+
+from sgdebug.runtime.engine._watchdog import running_watchdog
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._task import Task
+    from sgdebug.runtime.engine._watchdog import Watchdog
 
 RunTask = Callable[["Task"], None]
 """Runs one task in the calling thread (``Run.run_task``)."""
@@ -91,8 +105,7 @@ def run_tasks(
         here(tasks[0])
         return []
     if all(task.node.speed > 0 for task in tasks):  # all fast: one after the other, no thread
-        for task in tasks:
-            _timed(here, task)
+        _run_fast(_Fast(run_task, tasks, slots), here)
         return []
     crew = _Crew(run_task, tasks, slots)
     # A thread for every task (up to the pool's size), not one per slow task: a node that
@@ -100,9 +113,13 @@ def run_tasks(
     # once, so it counts as fast; next time it is among those waiting), and the thread
     # that took it must not be the one its sibling is queued behind. The calling thread
     # takes turns too, so fast tasks still mostly run there.
-    for _ in range(min(len(tasks) - 1, WORKERS)):
-        pool().submit(crew.take_turns)
-    crew.run_here()
+    watchdog = running_watchdog()
+    watchdog.arm(crew)  # (should its threads wait behind a full pool: see _Crew.look)
+    try:
+        crew.call(min(len(tasks) - 1, WORKERS))
+        crew.run_here()
+    finally:
+        watchdog.watched.remove(crew)
     return []
 
 
@@ -120,26 +137,61 @@ class _Crew:
     (task ``i + 1``) takes it. A lock is a single C object; an Event (a Condition, a lock and
     three caught AttributeErrors to make) cost a 50-wide step a fifth of its instructions."""
 
-    __slots__ = ("_done", "_escaped", "_left", "_lock", "_next", "_run_task", "_slots",
-                 "_started", "_tasks")  # fmt: skip
+    __slots__ = ("_done", "_escaped", "_left", "_lock", "_next", "_queued", "_run_task",
+                 "_seen", "_slots", "_started", "_tasks")  # fmt: skip
 
     def __init__(
-        self, run_task: RunTask, tasks: Sequence[Task], slots: threading.BoundedSemaphore | None
+        self,
+        run_task: RunTask,
+        tasks: Sequence[Task],
+        slots: threading.BoundedSemaphore | None,
+        first: int = 0,
     ) -> None:
         self._run_task, self._tasks, self._slots = run_task, tasks, slots
         self._started = [_held() for _ in range(len(tasks) - 1)]
+        if first:  # (the tasks before it were run elsewhere: see _Fast.hand_off)
+            self._started[first - 1].release()
         self._lock = threading.Lock()
-        self._next = 0
+        self._next = first
         """The first task no thread has taken yet."""
-        self._left = len(tasks)
+        self._left = len(tasks) - first
         """Tasks not over yet."""
         self._done = _held()
         """Held until every task is over."""
         self._escaped: BaseException | None = None
         """What a task let through in a pool thread (``run_task`` keeps a node's errors)."""
+        self._queued = 0
+        """Pool jobs of this crew not started yet (see :meth:`look`)."""
+        self._seen = -1
+        """:attr:`_next` when the watchdog last looked."""
+
+    def call(self, count: int) -> None:
+        """Submit ``count`` pool jobs taking turns (one the pool refuses counts as queued
+        for good: a stand-in takes its place, see :meth:`look`)."""
+        self._queued = count  # (before any job starts: each takes one off, holding the lock)
+        for _ in range(count):
+            pool().submit(self.take_turns)
+
+    def look(self, watchdog: Watchdog) -> None:
+        """For the watchdog: when tasks are left that no thread has taken since it last
+        looked, while pool jobs of this crew wait in the pool's queue, the pool is full
+        (its threads are in tasks of outer steps): a thread of its own stands in for them.
+        (LangGraph gives each graph's run a pool of its own.)"""
+        taken = self._next
+        if taken == self._seen and taken < len(self._tasks) and self._queued > 0:
+            with self._lock:
+                self._queued -= 1  # (it stands in for one of them)
+            name = "sgdebug-stand-in"
+            threading.Thread(target=self._turns, name=name, daemon=True).start()
+        self._seen = taken
 
     def take_turns(self) -> None:
         """In a pool thread: run the next task not taken yet, until none is left."""
+        with self._lock:
+            self._queued -= 1
+        self._turns()
+
+    def _turns(self) -> None:
         while (index := self._take()) is not None:
             try:
                 self._run(index)
@@ -198,6 +250,92 @@ def _held() -> threading.Lock:
     lock = threading.Lock()
     lock.acquire()
     return lock
+
+
+class _Fast:
+    """A step of proven-fast tasks the calling thread runs one after the other, watched by
+    the watchdog (``_watchdog``): past its ``HANDOFF_S`` in one task, the tasks it has not
+    started yet go to a :class:`_Crew` (:meth:`hand_off`).
+
+    The calling thread takes its tasks from :attr:`left`, an iterator which the watchdog
+    only reads the length of (:meth:`look`) and the hand-off empties in one C call
+    (``list``): under the GIL each task is taken by one side only, and the calling thread's
+    loop is the plain loop it was before (no lock, no store per task)."""
+
+    __slots__ = ("crew", "handing", "left", "run_task", "seen", "slots", "tasks")
+
+    def __init__(
+        self, run_task: RunTask, tasks: Sequence[Task], slots: threading.BoundedSemaphore | None
+    ) -> None:
+        self.run_task, self.tasks, self.slots = run_task, tasks, slots
+        self.left = iter(tasks)
+        self.seen = -1
+        """How many tasks were left when the watchdog last looked."""
+        self.handing = False
+        """Set by the watchdog before it takes the tasks left: the calling thread then
+        waits for its lock, after which :attr:`crew` is set if any were."""
+        self.crew: _Crew | None = None
+        """Who runs the tasks handed off."""
+
+    def look(self, watchdog: Watchdog) -> None:
+        """For the watchdog: hand off when the calling thread is in the task it was in
+        last time (as many left as then); once handed off, see :meth:`_Crew.look`."""
+        crew = self.crew
+        if crew is not None:
+            crew.look(watchdog)
+            return
+        left = length_hint(self.left)
+        if left == self.seen and left:
+            with watchdog.lock:
+                self.hand_off()
+        self.seen = left
+
+    def hand_off(self) -> None:
+        """In the watchdog's thread (holding its lock), while the calling thread is in a
+        task: give the tasks it has not taken to a crew of pool threads, which start them
+        in order once their turn comes. The task the calling thread is in counts as
+        started (taken: the GIL lets it enter its node well before a pool thread wakes, as
+        in :class:`_Crew`), and holds one of the ``slots`` (``max_concurrency``) until it
+        ends."""
+        self.handing = True
+        rest = list(self.left)
+        if not rest:  # (the calling thread took the last one meanwhile)
+            return
+        if self.slots is not None:
+            self.slots.acquire()  # (free: the calling thread runs one task, holding none)
+        first = len(self.tasks) - len(rest)
+        self.crew = crew = _Crew(self.run_task, self.tasks, self.slots, first)
+        with suppress(RuntimeError):  # (a pool shutting down: stand-ins run them, see look)
+            crew.call(min(len(rest), WORKERS))
+
+    def join(self, watchdog: Watchdog) -> None:
+        """In the calling thread, after its loop, when the watchdog took the tasks left:
+        release its slot and take turns with the crew until every task is over."""
+        with watchdog.lock:  # (held while it hands off: the crew is set once it is free)
+            crew = self.crew
+        if crew is None:
+            return
+        if self.slots is not None:
+            self.slots.release()
+        crew.run_here()
+
+
+def _run_fast(fast: _Fast, here: RunTask) -> None:
+    """Run ``fast``'s tasks in the calling thread, one after the other, unless the
+    watchdog hands the rest of them off (see :class:`_Fast`)."""
+    watchdog = running_watchdog()
+    watchdog.arm(fast)
+    try:
+        try:
+            for task in fast.left:
+                _timed(here, task)
+        except BaseException:
+            list(fast.left)  # (the watchdog hands nothing of an abandoned step off)
+            raise
+        if fast.handing:
+            fast.join(watchdog)
+    finally:
+        watchdog.watched.remove(fast)
 
 
 def _run_within(run_task: RunTask, tasks: Sequence[Task], timeout: float) -> list[Task]:
