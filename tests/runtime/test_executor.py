@@ -439,3 +439,41 @@ def test_fast_nodes_of_nested_steps_waiting_for_siblings_in_a_full_pool(
         got = _guarded(lambda: graph.invoke({"started": []}))
     assert sorted(got["started"]) == sorted(NAMES * 6)
     assert saw == [True] * 6
+
+
+def test_a_step_timeout_nested_in_a_full_pool_does_not_wait_for_pool_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Parallel subgraph nodes take every pool thread; each subgraph, under a
+    ``step_timeout``, runs a parallel step of quick nodes. Its tasks do not wait in the
+    pool's queue (they did, one Future each, until the time was up: TimeoutError)."""
+    inner = _fan(_Starts(_slow).node)
+    inner.step_timeout = 3
+    outer = StateGraph(S)
+    for i in range(6):
+        outer.add_node(f"sub{i}", inner).add_edge(START, f"sub{i}")
+    graph = outer.compile()
+    with _pool_of(monkeypatch, 2):
+        got = _guarded(lambda: graph.invoke({"started": []}))
+    assert sorted(got["started"]) == sorted(NAMES * 6)
+
+
+def test_past_the_step_timeout_running_tasks_end_and_queued_ones_do_not_start() -> None:
+    """As LangGraph: a sync task cannot be stopped, so the step waits for those running at
+    the limit (they count as late); those still waiting for a ``max_concurrency`` slot do
+    not start. Every task that ends in time is not late."""
+    ran: list[int] = []
+    release = threading.Event()
+
+    def run_task(task: Any) -> None:
+        ran.append(task.index)
+        if task.index < 2:
+            release.wait(10)  # (the two running at the limit end once it is past)
+
+    tasks = [SimpleNamespace(index=i, node=SimpleNamespace(speed=-1)) for i in range(6)]
+    timer = threading.Timer(0.3, release.set)
+    timer.start()
+    late = _executor.run_tasks(run_task, cast(Any, tasks), limit=2, timeout=0.1)
+    timer.join()
+    assert sorted(ran) == [0, 1]
+    assert [cast(Any, task).index for task in late] == list(range(6))

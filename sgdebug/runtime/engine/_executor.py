@@ -23,7 +23,8 @@ one waits until the one before it has started (:class:`_Crew`), whichever thread
 The gates are plain locks: no threading object per task.
 
 The run's ``config["max_concurrency"]``, when set, bounds how many of a step's tasks run at
-once, as in LangGraph (sync and async alike).
+once, as in LangGraph (sync and async alike). Under the graph's ``step_timeout`` a step's
+sync tasks are run the same way, by a crew with a deadline (:class:`_Timed`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import os
 import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from operator import length_hint
 from typing import TYPE_CHECKING
@@ -88,8 +89,8 @@ def run_tasks(
 ) -> list[Task]:
     """Run ``tasks`` in parallel, starting them in order, here and in the pool (see the
     module's docstring); at most ``limit`` at once when it is given. With a
-    ``timeout`` (the graph's ``step_timeout``), see :func:`_run_within`; returns the tasks
-    still running past it. ``here``, when given, runs the tasks of a step run wholly in
+    ``timeout`` (the graph's ``step_timeout``), see :class:`_Timed`; returns the tasks
+    not over in time. ``here``, when given, runs the tasks of a step run wholly in
     the calling thread, one after the other, in place of ``run_task`` (the run's reused
     task scope: see ``Run.advance``)."""
     if not tasks:
@@ -98,7 +99,9 @@ def run_tasks(
     if limit is not None and limit < len(tasks):
         slots = threading.BoundedSemaphore(limit)
     if timeout:
-        return _run_within(run_task if slots is None else _bounded(run_task, slots), tasks, timeout)
+        timed = _Timed(run_task, tasks, slots, timeout)
+        _run_crew(timed, len(tasks))
+        return timed.late()
     if here is None:
         here = run_task
     if len(tasks) == 1:
@@ -107,20 +110,25 @@ def run_tasks(
     if all(task.node.speed > 0 for task in tasks):  # all fast: one after the other, no thread
         _run_fast(_Fast(run_task, tasks, slots), here)
         return []
-    crew = _Crew(run_task, tasks, slots)
+    _run_crew(_Crew(run_task, tasks, slots), len(tasks))
+    return []
+
+
+def _run_crew(crew: _Crew, count: int) -> None:
+    """Run the ``count`` tasks of ``crew`` here and in the pool, watched by the watchdog
+    (should its pool jobs wait behind a full pool: see :meth:`_Crew.look`)."""
     # A thread for every task (up to the pool's size), not one per slow task: a node that
     # was fast may wait for a sibling this time (the last to reach a barrier passes it at
     # once, so it counts as fast; next time it is among those waiting), and the thread
     # that took it must not be the one its sibling is queued behind. The calling thread
     # takes turns too, so fast tasks still mostly run there.
     watchdog = running_watchdog()
-    watchdog.arm(crew)  # (should its threads wait behind a full pool: see _Crew.look)
+    watchdog.arm(crew)
     try:
-        crew.call(min(len(tasks) - 1, WORKERS))
+        crew.call(min(count - 1, WORKERS))
         crew.run_here()
     finally:
         watchdog.watched.remove(crew)
-    return []
 
 
 class _Crew:
@@ -233,10 +241,13 @@ class _Crew:
             if index < len(self._started):
                 self._started[index].release()
         try:
-            _timed(self._run_task, self._tasks[index])
+            self._start(index)
         finally:
             if slots is not None:
                 slots.release()
+
+    def _start(self, index: int) -> None:
+        _timed(self._run_task, self._tasks[index])
 
     def _over(self) -> None:
         with self._lock:
@@ -250,6 +261,41 @@ def _held() -> threading.Lock:
     lock = threading.Lock()
     lock.acquire()
     return lock
+
+
+class _Timed(_Crew):
+    """A crew under the graph's ``step_timeout``: past the deadline, a task whose turn
+    comes does not start, and a task that ends is late (:meth:`late`). As in LangGraph, a
+    sync node past the limit cannot be stopped: the step waits for those already running
+    (what they write is kept) and does not start the ones still queued (behind
+    ``max_concurrency``, or behind the pool's threads). No Future per task: a nested step
+    in a full pool waited forever for Futures that no pool thread would ever take off its
+    queue, not even cancelled."""
+
+    __slots__ = ("_deadline", "_late")
+
+    def __init__(
+        self,
+        run_task: RunTask,
+        tasks: Sequence[Task],
+        slots: threading.BoundedSemaphore | None,
+        timeout: float,
+    ) -> None:
+        super().__init__(run_task, tasks, slots)
+        self._deadline = time.monotonic() + timeout
+        self._late: list[int] = []
+        """Tasks not started in time, or over past it."""
+
+    def late(self) -> list[Task]:
+        """The tasks not over in time, in the step's order."""
+        return [self._tasks[index] for index in sorted(self._late)]
+
+    def _start(self, index: int) -> None:
+        if time.monotonic() < self._deadline:
+            _timed(self._run_task, self._tasks[index])
+            if time.monotonic() < self._deadline:
+                return
+        self._late.append(index)
 
 
 class _Fast:
@@ -336,27 +382,6 @@ def _run_fast(fast: _Fast, here: RunTask) -> None:
             fast.join(watchdog)
     finally:
         watchdog.watched.remove(fast)
-
-
-def _run_within(run_task: RunTask, tasks: Sequence[Task], timeout: float) -> list[Task]:
-    """Every task in the pool (the calling thread keeps the time); returns the tasks not
-    finished ``timeout`` seconds on. As in LangGraph, a sync node past the limit cannot be
-    stopped: the step waits for those already running (what they write is kept) and
-    does not start the ones still queued behind ``max_concurrency``."""
-    futures = {pool().submit(run_task, task): task for task in tasks}
-    _, late = wait(futures, timeout=timeout)
-    for future in late:
-        future.cancel()
-    wait(late)
-    return [futures[future] for future in late]
-
-
-def _bounded(run_task: RunTask, slots: threading.BoundedSemaphore) -> RunTask:
-    def bounded(task: Task) -> None:
-        with slots:
-            run_task(task)
-
-    return bounded
 
 
 async def arun_tasks(
