@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 from sgdebug.inspect.diff import Diff, DiffLine, MappingDiff, diff, diff_lines, summary
 from sgdebug.inspect.preview import DEFAULT_WIDTH, preview
 from sgdebug.runtime import ChannelChange, CommitRecord, StateSnapshot
-from sgdebug.runtime.channels import MISSING, BinaryOperatorAggregate
+from sgdebug.runtime.channels import MISSING, BinaryOperatorAggregate, operator_name
 from sgdebug.runtime.channels.binop import overwrite_value
 
 if TYPE_CHECKING:
@@ -132,7 +132,7 @@ def reducer_diff(
 def _channel_diff(change: ChannelChange, spec: Any, width: int) -> ChannelDiff:
     reducer = None
     if isinstance(spec, BinaryOperatorAggregate):
-        reducer = str(getattr(spec.operator, "__name__", type(spec.operator).__name__))
+        reducer = operator_name(spec.operator)
     writes = _writes(change, reducer is not None, width)
     structural = diff(change.old, change.new)
     return ChannelDiff(

@@ -161,6 +161,10 @@ def test_a_node_error_stops_the_step_and_retry_after_an_edit_commits_it(
         "flaky", "ValueError", "the broken flag is set"
     )  # fmt: skip
     assert [h.breakpoint.number for h in failed.stop.hits] == [0]
+    # The traceback is the node's code, not the engine's (the LangGraph engine's showed
+    # sgdebug's and LangGraph's frames first).
+    frames = [line for line in error.traceback.splitlines() if line.startswith("  File ")]
+    assert len(frames) == 1 and __file__ in frames[0] and ", in flaky" in frames[0]
     tasks = {t.name: t for t in session.view().tasks}
     assert tuple(tasks) == LISTED[engine]
     assert tasks["flaky"].state == "error" and tasks["steady"].state == "done"
