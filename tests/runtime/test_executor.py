@@ -358,8 +358,8 @@ def _guarded(call: Callable[[], Any]) -> Any:
 def test_a_fast_node_that_waits_for_a_later_sibling_does_not_hang() -> None:
     """The first of a step of proven-fast nodes waits, this time, for the second to set an
     Event (LangGraph runs each task in a thread of its own). The rest of the step is handed
-    to the pool, still in the step's order, and the waiting node counts as slow from then
-    on (it waited 10 s in vain, then the second ran, one after the other)."""
+    to the pool, still in the step's order, and the waiting node counts as slow (it
+    waited 10 s in vain, then the second ran, one after the other)."""
     second_ran = threading.Event()
     saw: list[bool] = []
 
@@ -374,7 +374,7 @@ def test_a_fast_node_that_waits_for_a_later_sibling_does_not_hang() -> None:
     _proven_fast(graph)
     assert _guarded(lambda: graph.invoke({"started": []})) == {"started": NAMES}
     assert saw == [True] and starts.order == NAMES
-    assert graph.nodes[NAMES[0]].speed == -1
+    assert graph.nodes[NAMES[0]].speed <= 0
     here = starts.threads[NAMES[0]]
     assert any(starts.threads[name] is not here for name in NAMES[1:])
 
