@@ -511,3 +511,44 @@ def test_past_the_step_timeout_running_tasks_end_and_queued_ones_do_not_start() 
     timer.join()
     assert sorted(ran) == [0, 1]
     assert [cast(Any, task).index for task in late] == list(range(6))
+
+
+def test_slow_nodes_of_nested_steps_meeting_at_a_barrier_in_a_full_pool(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Parallel subgraph nodes take every pool thread; each subgraph's step has three
+    nodes that wait for each other (a barrier per subgraph run). The calling thread takes
+    one, the pool will never take the others: threads stand in for the step's pool jobs
+    (it waited forever)."""
+    barriers = {f"sub{i}": threading.Barrier(3, timeout=10) for i in range(6)}
+    broken: list[str] = []
+
+    def node(name: str) -> Callable[[_Keyed], dict[str, Any]]:
+        def meet(state: _Keyed) -> dict[str, Any]:
+            try:
+                barriers[state["key"]].wait()
+            except threading.BrokenBarrierError:
+                broken.append(state["key"])
+            return {"started": [name]}
+
+        return meet
+
+    inner_graph = StateGraph(_Keyed)
+    for name in NAMES[:3]:
+        inner_graph.add_node(name, node(name)).add_edge(START, name)
+    inner = inner_graph.compile()
+
+    def sub(key: str) -> Callable[[S], dict[str, Any]]:
+        def run(state: S) -> dict[str, Any]:
+            return {"started": inner.invoke({"key": key, "started": []})["started"]}
+
+        return run
+
+    outer = StateGraph(S)
+    for key in barriers:
+        outer.add_node(key, sub(key)).add_edge(START, key)
+    graph = outer.compile()
+    with _pool_of(monkeypatch, 2):
+        got = _guarded(lambda: graph.invoke({"started": []}))
+    assert sorted(got["started"]) == sorted(NAMES[:3] * 6)
+    assert broken == []
