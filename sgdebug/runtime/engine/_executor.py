@@ -1,4 +1,5 @@
-"""Running a superstep's tasks: sync nodes in a thread pool, async nodes on the event loop.
+"""Running a superstep's sync tasks in the calling thread and a thread pool (an async
+step's: ``_aexecutor``).
 
 Threads are for nodes that wait (a model call, I/O). A node whose every run so far finished
 in under :data:`FAST_NS` gains nothing from a thread and loses the hand-off cost (several
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
 RunTask = Callable[["Task"], None]
 """Runs one task in the calling thread (``Run.run_task``)."""
 ARunTask = Callable[["Task"], Awaitable[None]]
-"""Runs one async task on the running event loop (``Run.arun_task``)."""
+"""Runs one async task on the running event loop (``Run.arun_task``, see ``_aexecutor``)."""
 
 FAST_NS = 50_000
 """A run shorter than this (50 µs) counts as fast."""
@@ -386,79 +387,3 @@ def _run_fast(fast: _Fast, here: RunTask) -> None:
             fast.join(watchdog)
     finally:
         watchdog.watched.remove(fast)
-
-
-async def arun_tasks(
-    run_task: RunTask,
-    arun_task: ARunTask,
-    tasks: Sequence[Task],
-    limit: int | None = None,
-    timeout: float | None = None,
-) -> list[Task]:
-    """Run ``tasks`` concurrently on the running loop (sync ones in the pool), at most
-    ``limit`` at once when it is given.
-
-    As in LangGraph, once a task fails (for good: a failure its error handler took over
-    does not count, see :func:`_failed`), the async tasks still running are cancelled: the
-    step fails at once. Cancelling the run cancels them all. Past ``timeout`` seconds (the
-    graph's ``step_timeout``) the tasks still running are cancelled and returned.
-    """
-    if not tasks:
-        return []
-    import asyncio
-
-    loop = asyncio.get_running_loop()
-    slots = asyncio.Semaphore(limit) if limit is not None and limit < len(tasks) else None
-
-    async def one(task: Task) -> None:
-        assert slots is not None
-        async with slots:
-            if task.node.injection.is_async:
-                await arun_task(task)
-            else:
-                await loop.run_in_executor(pool(), run_task, task)
-
-    owners: dict[asyncio.Future[None], Task] = {}
-    for task in tasks:
-        if slots is not None:
-            owners[asyncio.ensure_future(one(task))] = task
-        elif task.node.injection.is_async:
-            owners[asyncio.ensure_future(arun_task(task))] = task
-        else:
-            owners[loop.run_in_executor(pool(), run_task, task)] = task
-    pending: set[asyncio.Future[None]] = set(owners)
-    deadline = loop.time() + timeout if timeout else None
-    late: list[Task] = []
-    try:
-        while pending:
-            left = None if deadline is None else max(0.0, deadline - loop.time())
-            done, pending = await asyncio.wait(
-                pending, timeout=left, return_when=asyncio.FIRST_COMPLETED
-            )
-            if not done:
-                late = [owners[future] for future in pending]
-                break
-            for future in done:
-                future.result()  # a BaseException a task let through (KeyboardInterrupt ...)
-            if any(_failed(owners[future]) for future in done):
-                break
-    finally:
-        if pending:
-            for future in pending:
-                future.cancel()
-            await asyncio.wait(pending)
-    return late
-
-
-def _failed(task: Task) -> bool:
-    """Whether ``task`` failed in a way that stops its siblings: not an answer that did not
-    match its ``response_schema`` (raised once the others finish, so that a task answered
-    in the same resume is not cut off after its side effects), not a command for the parent
-    graph, not a drain."""
-    error = task.error
-    if error is None or task.done:
-        return False
-    from sgdebug.runtime.engine._response_schema import is_invalid_resume
-    from sgdebug.runtime.errors import GraphDrained, ParentCommand
-
-    return not (isinstance(error, ParentCommand | GraphDrained) or is_invalid_resume(error))
