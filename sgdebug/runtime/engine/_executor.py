@@ -144,7 +144,9 @@ class _Crew:
     A pool thread loops over the tasks left (:meth:`take_turns`) instead of taking one
     Future per task (a Future costs as much as a trivial task); the calling thread takes
     turns too (:meth:`run_here`), so a step never waits for pool threads busy elsewhere: a
-    nested subgraph's step in a pooled task used to wait forever for a full pool.
+    nested subgraph's step in a pooled task used to wait forever for a full pool. While
+    the calling thread is in a task (one waiting for a sibling, say), the watchdog starts
+    threads standing in for the crew's jobs a full pool has not started (:meth:`look`).
 
     Task ``i``'s gate is a plain lock held until it starts: the one task waiting for it
     (task ``i + 1``) takes it. A lock is a single C object; an Event (a Condition, a lock and
