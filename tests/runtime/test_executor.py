@@ -552,3 +552,36 @@ def test_slow_nodes_of_nested_steps_meeting_at_a_barrier_in_a_full_pool(
         got = _guarded(lambda: graph.invoke({"started": []}))
     assert sorted(got["started"]) == sorted(NAMES[:3] * 6)
     assert broken == []
+
+
+def test_the_watchdog_sleeps_once_no_step_runs() -> None:
+    """It looks at running steps only: once they are over it goes to sleep on its lock
+    (no wake-up while a debugger sits at a prompt), and the next step wakes it."""
+    from sgdebug.runtime.engine._watchdog import running_watchdog
+
+    graph = _fan(_Starts(lambda name: None).node)
+    _proven_fast(graph)
+    graph.invoke({"started": []})
+    watchdog = running_watchdog()
+    asleep = threading.Event()
+
+    def wait_for_sleep() -> None:
+        while not (watchdog.idle and not watchdog.watched):
+            time.sleep(0.005)
+        asleep.set()
+
+    threading.Thread(target=wait_for_sleep, daemon=True).start()
+    assert asleep.wait(10)  # (a guard: it goes to sleep within a look or two)
+    second_ran = threading.Event()
+    saw: list[bool] = []
+
+    def body(name: str) -> None:
+        if name == NAMES[0]:
+            saw.append(second_ran.wait(10))
+        elif name == NAMES[1]:
+            second_ran.set()
+
+    waiting = _fan(_Starts(body).node)
+    _proven_fast(waiting)
+    assert _guarded(lambda: waiting.invoke({"started": []})) == {"started": NAMES}
+    assert saw == [True]
