@@ -310,10 +310,10 @@ class _Fast:
     the watchdog (``_watchdog``): past its ``HANDOFF_S`` in one task, the tasks it has not
     started yet go to a :class:`_Crew` (:meth:`hand_off`).
 
-    The calling thread takes its tasks from :attr:`left`, an iterator which the watchdog
-    only reads the length of (:meth:`look`) and the hand-off empties in one C call
-    (``list``): under the GIL each task is taken by one side only, and the calling thread's
-    loop is the plain loop it was before (no lock, no store per task)."""
+    The calling thread takes its tasks from :attr:`left`, an iterator (of the step's list)
+    which the watchdog only reads the length of (:meth:`look`) and the hand-off empties in
+    one C call (``list``): under the GIL each task is taken by one side only, and the
+    calling thread's loop is the plain loop it was before (no lock, no store per task)."""
 
     __slots__ = ("crew", "handing", "left", "run_task", "seen", "slots", "tasks")
 
