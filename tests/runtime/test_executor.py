@@ -335,3 +335,253 @@ def test_a_streamed_step_ending_out_of_order_starts_one_timer_and_waits_for_none
     updates = list(graph.stream({"started": []}, stream_mode="updates"))
     assert [next(iter(update)) for update in updates] == NAMES
     assert len(timers) == 1
+
+
+def _proven_fast(graph: Any) -> None:
+    """Every node of ``graph`` counts as proven fast (as a few quick runs would leave it,
+    whatever the machine's load): its step runs in the calling thread."""
+    for name in NAMES:
+        graph.nodes[name].speed = 3
+
+
+def _guarded(call: Callable[[], Any]) -> Any:
+    """``call()`` in a thread of its own, given a minute: a hang fails the test (a deadlock
+    guard, not a time limit) instead of the suite."""
+    got: list[Any] = []
+    runner = threading.Thread(target=lambda: got.append(call()), daemon=True)
+    runner.start()
+    runner.join(60)
+    assert not runner.is_alive(), "the step hung"
+    return got[0]
+
+
+def test_a_fast_node_that_waits_for_a_later_sibling_does_not_hang() -> None:
+    """The first of a step of proven-fast nodes waits, this time, for the second to set an
+    Event (LangGraph runs each task in a thread of its own). The rest of the step is handed
+    to the pool, still in the step's order, and the waiting node counts as slow (it
+    waited 10 s in vain, then the second ran, one after the other)."""
+    second_ran = threading.Event()
+    saw: list[bool] = []
+
+    def body(name: str) -> None:
+        if name == NAMES[0]:
+            saw.append(second_ran.wait(10))
+        elif name == NAMES[1]:
+            second_ran.set()
+
+    starts = _Starts(body)
+    graph = _fan(starts.node)
+    _proven_fast(graph)
+    assert _guarded(lambda: graph.invoke({"started": []})) == {"started": NAMES}
+    assert saw == [True] and starts.order == NAMES
+    assert graph.nodes[NAMES[0]].speed <= 0
+    here = starts.threads[NAMES[0]]
+    assert any(starts.threads[name] is not here for name in NAMES[1:])
+
+
+def test_fast_nodes_waiting_for_siblings_under_max_concurrency() -> None:
+    """The handed-off tasks keep ``max_concurrency``: the waiting task holds one slot, so
+    with two its sibling still runs beside it, and no more than two run at once."""
+    second_ran = threading.Event()
+    saw: list[bool] = []
+    running, most, lock = [0], [0], threading.Lock()
+
+    def body(name: str) -> None:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        if name == NAMES[0]:
+            saw.append(second_ran.wait(10))
+        elif name == NAMES[1]:
+            second_ran.set()
+        with lock:
+            running[0] -= 1
+
+    starts = _Starts(body)
+    graph = _fan(starts.node)
+    _proven_fast(graph)
+    got = _guarded(lambda: graph.invoke({"started": []}, {"max_concurrency": 2}))
+    assert got == {"started": NAMES}
+    assert saw == [True] and starts.order == NAMES and most[0] <= 2
+
+
+def test_a_fast_node_failing_after_its_wait_fails_the_step_once_all_ran() -> None:
+    second_ran = threading.Event()
+
+    def body(name: str) -> None:
+        if name == NAMES[0]:
+            assert second_ran.wait(10)
+            raise ValueError("after the wait")
+        if name == NAMES[1]:
+            second_ran.set()
+
+    starts = _Starts(body)
+    graph = _fan(starts.node)
+    _proven_fast(graph)
+
+    def invoke() -> Any:
+        with pytest.raises(ValueError, match="after the wait"):
+            graph.invoke({"started": []})
+        return True
+
+    assert _guarded(invoke)
+    assert sorted(starts.order) == NAMES
+
+
+class _Keyed(TypedDict):
+    key: str
+    started: Annotated[list[str], operator.add]
+
+
+def test_fast_nodes_of_nested_steps_waiting_for_siblings_in_a_full_pool(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Parallel subgraph nodes take every pool thread; in each subgraph's step of fast
+    nodes the first waits for the second. The handed-off tasks cannot wait for a pool
+    thread (none would ever be free): a thread of their own stands in for it."""
+    events = {f"sub{i}": threading.Event() for i in range(6)}
+    saw: list[bool] = []
+
+    def node(name: str) -> Callable[[_Keyed], dict[str, Any]]:
+        def run(state: _Keyed) -> dict[str, Any]:
+            if name == NAMES[0]:
+                saw.append(events[state["key"]].wait(10))
+            elif name == NAMES[1]:
+                events[state["key"]].set()
+            return {"started": [name]}
+
+        return run
+
+    inner_graph = StateGraph(_Keyed)
+    for name in NAMES:
+        inner_graph.add_node(name, node(name)).add_edge(START, name)
+    inner = inner_graph.compile()
+    _proven_fast(inner)
+
+    def sub(key: str) -> Callable[[S], dict[str, Any]]:
+        def run(state: S) -> dict[str, Any]:
+            time.sleep(0.001)  # (slow: the outer step is pooled)
+            return {"started": inner.invoke({"key": key, "started": []})["started"]}
+
+        return run
+
+    outer = StateGraph(S)
+    for key in events:
+        outer.add_node(key, sub(key)).add_edge(START, key)
+    graph = outer.compile()
+    with _pool_of(monkeypatch, 2):
+        got = _guarded(lambda: graph.invoke({"started": []}))
+    assert sorted(got["started"]) == sorted(NAMES * 6)
+    assert saw == [True] * 6
+
+
+def test_a_step_timeout_nested_in_a_full_pool_does_not_wait_for_pool_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Parallel subgraph nodes take every pool thread; each subgraph, under a
+    ``step_timeout``, runs a parallel step of quick nodes. Its tasks do not wait in the
+    pool's queue (they did, one Future each, until the time was up: TimeoutError)."""
+    inner = _fan(_Starts(_slow).node)
+    inner.step_timeout = 3
+    outer = StateGraph(S)
+    for i in range(6):
+        outer.add_node(f"sub{i}", inner).add_edge(START, f"sub{i}")
+    graph = outer.compile()
+    with _pool_of(monkeypatch, 2):
+        got = _guarded(lambda: graph.invoke({"started": []}))
+    assert sorted(got["started"]) == sorted(NAMES * 6)
+
+
+def test_past_the_step_timeout_running_tasks_end_and_queued_ones_do_not_start() -> None:
+    """As LangGraph: a sync task cannot be stopped, so the step waits for those running at
+    the limit (they count as late); those still waiting for a ``max_concurrency`` slot do
+    not start. Every task that ends in time is not late."""
+    ran: list[int] = []
+    release = threading.Event()
+
+    def run_task(task: Any) -> None:
+        ran.append(task.index)
+        if task.index < 2:
+            release.wait(10)  # (the two running at the limit end once it is past)
+
+    tasks = [SimpleNamespace(index=i, node=SimpleNamespace(speed=-1)) for i in range(6)]
+    timer = threading.Timer(0.3, release.set)
+    timer.start()
+    late = _executor.run_tasks(run_task, cast(Any, tasks), limit=2, timeout=0.1)
+    timer.join()
+    assert sorted(ran) == [0, 1]
+    assert [cast(Any, task).index for task in late] == list(range(6))
+
+
+def test_slow_nodes_of_nested_steps_meeting_at_a_barrier_in_a_full_pool(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Parallel subgraph nodes take every pool thread; each subgraph's step has three
+    nodes that wait for each other (a barrier per subgraph run). The calling thread takes
+    one, the pool will never take the others: threads stand in for the step's pool jobs
+    (it waited forever)."""
+    barriers = {f"sub{i}": threading.Barrier(3, timeout=10) for i in range(6)}
+    broken: list[str] = []
+
+    def node(name: str) -> Callable[[_Keyed], dict[str, Any]]:
+        def meet(state: _Keyed) -> dict[str, Any]:
+            try:
+                barriers[state["key"]].wait()
+            except threading.BrokenBarrierError:
+                broken.append(state["key"])
+            return {"started": [name]}
+
+        return meet
+
+    inner_graph = StateGraph(_Keyed)
+    for name in NAMES[:3]:
+        inner_graph.add_node(name, node(name)).add_edge(START, name)
+    inner = inner_graph.compile()
+
+    def sub(key: str) -> Callable[[S], dict[str, Any]]:
+        def run(state: S) -> dict[str, Any]:
+            return {"started": inner.invoke({"key": key, "started": []})["started"]}
+
+        return run
+
+    outer = StateGraph(S)
+    for key in barriers:
+        outer.add_node(key, sub(key)).add_edge(START, key)
+    graph = outer.compile()
+    with _pool_of(monkeypatch, 2):
+        got = _guarded(lambda: graph.invoke({"started": []}))
+    assert sorted(got["started"]) == sorted(NAMES[:3] * 6)
+    assert broken == []
+
+
+def test_the_watchdog_sleeps_once_no_step_runs() -> None:
+    """It looks at running steps only: once they are over it goes to sleep on its lock
+    (no wake-up while a debugger sits at a prompt), and the next step wakes it."""
+    from sgdebug.runtime.engine._watchdog import running_watchdog
+
+    graph = _fan(_Starts(lambda name: None).node)
+    _proven_fast(graph)
+    graph.invoke({"started": []})
+    watchdog = running_watchdog()
+    asleep = threading.Event()
+
+    def wait_for_sleep() -> None:
+        while not (watchdog.idle and not watchdog.watched):
+            time.sleep(0.005)
+        asleep.set()
+
+    threading.Thread(target=wait_for_sleep, daemon=True).start()
+    assert asleep.wait(10)  # (a guard: it goes to sleep within a look or two)
+    second_ran = threading.Event()
+    saw: list[bool] = []
+
+    def body(name: str) -> None:
+        if name == NAMES[0]:
+            saw.append(second_ran.wait(10))
+        elif name == NAMES[1]:
+            second_ran.set()
+
+    waiting = _fan(_Starts(body).node)
+    _proven_fast(waiting)
+    assert _guarded(lambda: waiting.invoke({"started": []})) == {"started": NAMES}
+    assert saw == [True]

@@ -13,7 +13,9 @@ Who owns what (lower modules first; none imports one above it, ``lint-imports`` 
   writes to channels (``apply_writes``) and describing a commit, as free functions.
 * ``_branches``: routing writes and the local state conditional edges see (sync and
   async sharing everything but the call); ``_calling``: running a task's node.
-* ``_executor``: running a step's tasks in parallel; ``_stream``: stream events.
+* ``_executor``: running a step's tasks in parallel (an async step's: ``_aexecutor``),
+  ``_watchdog`` looking at its running steps (tasks that wait for each other); ``_stream``:
+  stream events.
 * ``_run``: ``Run``, the state and the ONE superstep loop that sequences the above.
 
 The engine imports the graph plan (``graph``), the savers' data types and the channels

@@ -1,4 +1,5 @@
-"""Running a superstep's tasks: sync nodes in a thread pool, async nodes on the event loop.
+"""Running a superstep's sync tasks in the calling thread and a thread pool (an async
+step's: ``_aexecutor``).
 
 Threads are for nodes that wait (a model call, I/O). A node whose every run so far finished
 in under :data:`FAST_NS` gains nothing from a thread and loses the hand-off cost (several
@@ -11,12 +12,22 @@ node that runs slow counts as slow until it has run fast :data:`FAST_AGAIN` time
 a node that waits seldom runs fast again, one that waits often stays in a thread (a single
 preempted run of a trivial node used to send its whole step to the pool for good).
 
+A node that was always fast may, one day, wait for a later sibling (an Event, a Barrier, a
+queue the sibling fills): in the calling thread it would wait forever. A watchdog thread
+(``_watchdog``, asleep while no step runs) looks at running steps every
+``HANDOFF_S``: a fast step whose calling thread is still in the same task gets the rest
+of its tasks handed to pool threads (:class:`_Fast`), and a step whose pool jobs wait behind
+a full pool (its threads in tasks of outer steps: nested subgraphs) gets a thread of its own
+standing in for them (:meth:`_Crew.look`), so tasks that wait for each other never wait for
+a pool thread that will not come (LangGraph gives each run a pool of its own).
+
 Tasks START in the step's order, as in LangGraph (a node with side effects sees it): each
 one waits until the one before it has started (:class:`_Crew`), whichever thread runs it.
 The gates are plain locks: no threading object per task.
 
 The run's ``config["max_concurrency"]``, when set, bounds how many of a step's tasks run at
-once, as in LangGraph (sync and async alike).
+once, as in LangGraph (sync and async alike). Under the graph's ``step_timeout`` a step's
+sync tasks are run the same way, by a crew with a deadline (:class:`_Timed`).
 """
 
 from __future__ import annotations
@@ -25,16 +36,21 @@ import os
 import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
+from operator import length_hint
 from typing import TYPE_CHECKING
+
+from sgdebug.runtime.engine._watchdog import running_watchdog
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._task import Task
+    from sgdebug.runtime.engine._watchdog import Watchdog
 
 RunTask = Callable[["Task"], None]
 """Runs one task in the calling thread (``Run.run_task``)."""
 ARunTask = Callable[["Task"], Awaitable[None]]
-"""Runs one async task on the running event loop (``Run.arun_task``)."""
+"""Runs one async task on the running event loop (``Run.arun_task``, see ``_aexecutor``)."""
 
 FAST_NS = 50_000
 """A run shorter than this (50 µs) counts as fast."""
@@ -78,8 +94,8 @@ def run_tasks(
 ) -> list[Task]:
     """Run ``tasks`` in parallel, starting them in order, here and in the pool (see the
     module's docstring); at most ``limit`` at once when it is given. With a
-    ``timeout`` (the graph's ``step_timeout``), see :func:`_run_within`; returns the tasks
-    still running past it. ``here``, when given, runs the tasks of a step run wholly in
+    ``timeout`` (the graph's ``step_timeout``), see :class:`_Timed`; returns the tasks
+    not over in time. ``here``, when given, runs the tasks of a step run wholly in
     the calling thread, one after the other, in place of ``run_task`` (the run's reused
     task scope: see ``Run.advance``)."""
     if not tasks:
@@ -88,26 +104,36 @@ def run_tasks(
     if limit is not None and limit < len(tasks):
         slots = threading.BoundedSemaphore(limit)
     if timeout:
-        return _run_within(run_task if slots is None else _bounded(run_task, slots), tasks, timeout)
+        timed = _Timed(run_task, tasks, slots, timeout)
+        _run_crew(timed, len(tasks))
+        return timed.late()
     if here is None:
         here = run_task
     if len(tasks) == 1:
         here(tasks[0])
         return []
     if all(task.node.speed > 0 for task in tasks):  # all fast: one after the other, no thread
-        for task in tasks:
-            _timed(here, task)
+        _run_fast(_Fast(run_task, tasks, slots), here)
         return []
-    crew = _Crew(run_task, tasks, slots)
+    _run_crew(_Crew(run_task, tasks, slots), len(tasks))
+    return []
+
+
+def _run_crew(crew: _Crew, count: int) -> None:
+    """Run the ``count`` tasks of ``crew`` here and in the pool, watched by the watchdog
+    (should its pool jobs wait behind a full pool: see :meth:`_Crew.look`)."""
     # A thread for every task (up to the pool's size), not one per slow task: a node that
     # was fast may wait for a sibling this time (the last to reach a barrier passes it at
     # once, so it counts as fast; next time it is among those waiting), and the thread
     # that took it must not be the one its sibling is queued behind. The calling thread
     # takes turns too, so fast tasks still mostly run there.
-    for _ in range(min(len(tasks) - 1, WORKERS)):
-        pool().submit(crew.take_turns)
-    crew.run_here()
-    return []
+    watchdog = running_watchdog()
+    watchdog.arm(crew)
+    try:
+        crew.call(min(count - 1, WORKERS))
+        crew.run_here()
+    finally:
+        watchdog.watched.remove(crew)
 
 
 class _Crew:
@@ -118,32 +144,69 @@ class _Crew:
     A pool thread loops over the tasks left (:meth:`take_turns`) instead of taking one
     Future per task (a Future costs as much as a trivial task); the calling thread takes
     turns too (:meth:`run_here`), so a step never waits for pool threads busy elsewhere: a
-    nested subgraph's step in a pooled task used to wait forever for a full pool.
+    nested subgraph's step in a pooled task used to wait forever for a full pool. While
+    the calling thread is in a task (one waiting for a sibling, say), the watchdog starts
+    threads standing in for the crew's jobs a full pool has not started (:meth:`look`).
 
     Task ``i``'s gate is a plain lock held until it starts: the one task waiting for it
     (task ``i + 1``) takes it. A lock is a single C object; an Event (a Condition, a lock and
     three caught AttributeErrors to make) cost a 50-wide step a fifth of its instructions."""
 
-    __slots__ = ("_done", "_escaped", "_left", "_lock", "_next", "_run_task", "_slots",
-                 "_started", "_tasks")  # fmt: skip
+    __slots__ = ("_done", "_escaped", "_left", "_lock", "_next", "_queued", "_run_task",
+                 "_seen", "_slots", "_started", "_tasks")  # fmt: skip
 
     def __init__(
-        self, run_task: RunTask, tasks: Sequence[Task], slots: threading.BoundedSemaphore | None
+        self,
+        run_task: RunTask,
+        tasks: Sequence[Task],
+        slots: threading.BoundedSemaphore | None,
+        first: int = 0,
     ) -> None:
         self._run_task, self._tasks, self._slots = run_task, tasks, slots
         self._started = [_held() for _ in range(len(tasks) - 1)]
+        if first:  # (the tasks before it were run elsewhere: see _Fast.hand_off)
+            self._started[first - 1].release()
         self._lock = threading.Lock()
-        self._next = 0
+        self._next = first
         """The first task no thread has taken yet."""
-        self._left = len(tasks)
+        self._left = len(tasks) - first
         """Tasks not over yet."""
         self._done = _held()
         """Held until every task is over."""
         self._escaped: BaseException | None = None
         """What a task let through in a pool thread (``run_task`` keeps a node's errors)."""
+        self._queued = 0
+        """Pool jobs of this crew not started yet (see :meth:`look`)."""
+        self._seen = -1
+        """:attr:`_next` when the watchdog last looked."""
+
+    def call(self, count: int) -> None:
+        """Submit ``count`` pool jobs taking turns (one the pool refuses counts as queued
+        for good: a stand-in takes its place, see :meth:`look`)."""
+        self._queued = count  # (before any job starts: each takes one off, holding the lock)
+        for _ in range(count):
+            pool().submit(self.take_turns)
+
+    def look(self, watchdog: Watchdog) -> None:
+        """For the watchdog: when tasks are left that no thread has taken since it last
+        looked, while pool jobs of this crew wait in the pool's queue, the pool is full
+        (its threads are in tasks of outer steps): a thread of its own stands in for them.
+        (LangGraph gives each graph's run a pool of its own.)"""
+        taken = self._next
+        if taken == self._seen and taken < len(self._tasks) and self._queued > 0:
+            with self._lock:
+                self._queued -= 1  # (it stands in for one of them)
+            name = "sgdebug-stand-in"
+            threading.Thread(target=self._turns, name=name, daemon=True).start()
+        self._seen = taken
 
     def take_turns(self) -> None:
         """In a pool thread: run the next task not taken yet, until none is left."""
+        with self._lock:
+            self._queued -= 1
+        self._turns()
+
+    def _turns(self) -> None:
         while (index := self._take()) is not None:
             try:
                 self._run(index)
@@ -185,10 +248,13 @@ class _Crew:
             if index < len(self._started):
                 self._started[index].release()
         try:
-            _timed(self._run_task, self._tasks[index])
+            self._start(index)
         finally:
             if slots is not None:
                 slots.release()
+
+    def _start(self, index: int) -> None:
+        _timed(self._run_task, self._tasks[index])
 
     def _over(self) -> None:
         with self._lock:
@@ -204,98 +270,122 @@ def _held() -> threading.Lock:
     return lock
 
 
-def _run_within(run_task: RunTask, tasks: Sequence[Task], timeout: float) -> list[Task]:
-    """Every task in the pool (the calling thread keeps the time); returns the tasks not
-    finished ``timeout`` seconds on. As in LangGraph, a sync node past the limit cannot be
-    stopped: the step waits for those already running (what they write is kept) and
-    does not start the ones still queued behind ``max_concurrency``."""
-    futures = {pool().submit(run_task, task): task for task in tasks}
-    _, late = wait(futures, timeout=timeout)
-    for future in late:
-        future.cancel()
-    wait(late)
-    return [futures[future] for future in late]
+class _Timed(_Crew):
+    """A crew under the graph's ``step_timeout``: past the deadline, a task whose turn
+    comes does not start, and a task that ends is late (:meth:`late`). As in LangGraph, a
+    sync node past the limit cannot be stopped: the step waits for those already running
+    (what they write is kept) and does not start the ones still queued (behind
+    ``max_concurrency``, or behind the pool's threads). No Future per task: a nested step
+    in a full pool waited forever for Futures that no pool thread would ever take off its
+    queue, not even cancelled."""
+
+    __slots__ = ("_deadline", "_late")
+
+    def __init__(
+        self,
+        run_task: RunTask,
+        tasks: Sequence[Task],
+        slots: threading.BoundedSemaphore | None,
+        timeout: float,
+    ) -> None:
+        super().__init__(run_task, tasks, slots)
+        self._deadline = time.monotonic() + timeout
+        self._late: list[int] = []
+        """Tasks not started in time, or over past it."""
+
+    def late(self) -> list[Task]:
+        """The tasks not over in time, in the step's order."""
+        return [self._tasks[index] for index in sorted(self._late)]
+
+    def _start(self, index: int) -> None:
+        if time.monotonic() < self._deadline:
+            _timed(self._run_task, self._tasks[index])
+            if time.monotonic() < self._deadline:
+                return
+        self._late.append(index)
 
 
-def _bounded(run_task: RunTask, slots: threading.BoundedSemaphore) -> RunTask:
-    def bounded(task: Task) -> None:
-        with slots:
-            run_task(task)
+class _Fast:
+    """A step of proven-fast tasks the calling thread runs one after the other, watched by
+    the watchdog (``_watchdog``): past its ``HANDOFF_S`` in one task, the tasks it has not
+    started yet go to a :class:`_Crew` (:meth:`hand_off`).
 
-    return bounded
+    The calling thread takes its tasks from :attr:`left`, an iterator (of the step's list)
+    which the watchdog only reads the length of (:meth:`look`) and the hand-off empties in
+    one C call (``list``): under the GIL each task is taken by one side only, and the
+    calling thread's loop is the plain loop it was before (no lock, no store per task)."""
+
+    __slots__ = ("crew", "handing", "left", "run_task", "seen", "slots", "tasks")
+
+    def __init__(
+        self, run_task: RunTask, tasks: Sequence[Task], slots: threading.BoundedSemaphore | None
+    ) -> None:
+        self.run_task, self.tasks, self.slots = run_task, tasks, slots
+        self.left = iter(tasks)
+        self.seen = -1
+        """How many tasks were left when the watchdog last looked."""
+        self.handing = False
+        """Set by the watchdog before it takes the tasks left: the calling thread then
+        waits for its lock, after which :attr:`crew` is set if any were."""
+        self.crew: _Crew | None = None
+        """Who runs the tasks handed off."""
+
+    def look(self, watchdog: Watchdog) -> None:
+        """For the watchdog: hand off when the calling thread is in the task it was in
+        last time (as many left as then); once handed off, see :meth:`_Crew.look`."""
+        crew = self.crew
+        if crew is not None:
+            crew.look(watchdog)
+            return
+        left = length_hint(self.left)
+        if left == self.seen and left:
+            with watchdog.lock:
+                self.hand_off()
+        self.seen = left
+
+    def hand_off(self) -> None:
+        """In the watchdog's thread (holding its lock), while the calling thread is in a
+        task: give the tasks it has not taken to a crew of pool threads, which start them
+        in order once their turn comes. The task the calling thread is in counts as
+        started (taken: the GIL lets it enter its node well before a pool thread wakes, as
+        in :class:`_Crew`), and holds one of the ``slots`` (``max_concurrency``) until it
+        ends."""
+        self.handing = True
+        rest = list(self.left)
+        if not rest:  # (the calling thread took the last one meanwhile)
+            return
+        if self.slots is not None:
+            self.slots.acquire()  # (free: the calling thread runs one task, holding none)
+        first = len(self.tasks) - len(rest)
+        self.crew = crew = _Crew(self.run_task, self.tasks, self.slots, first)
+        with suppress(RuntimeError):  # (a pool shutting down: stand-ins run them, see look)
+            crew.call(min(len(rest), WORKERS))
+
+    def join(self, watchdog: Watchdog) -> None:
+        """In the calling thread, after its loop, when the watchdog took the tasks left:
+        release its slot and take turns with the crew until every task is over."""
+        with watchdog.lock:  # (held while it hands off: the crew is set once it is free)
+            crew = self.crew
+        if crew is None:
+            return
+        if self.slots is not None:
+            self.slots.release()
+        crew.run_here()
 
 
-async def arun_tasks(
-    run_task: RunTask,
-    arun_task: ARunTask,
-    tasks: Sequence[Task],
-    limit: int | None = None,
-    timeout: float | None = None,
-) -> list[Task]:
-    """Run ``tasks`` concurrently on the running loop (sync ones in the pool), at most
-    ``limit`` at once when it is given.
-
-    As in LangGraph, once a task fails (for good: a failure its error handler took over
-    does not count, see :func:`_failed`), the async tasks still running are cancelled: the
-    step fails at once. Cancelling the run cancels them all. Past ``timeout`` seconds (the
-    graph's ``step_timeout``) the tasks still running are cancelled and returned.
-    """
-    if not tasks:
-        return []
-    import asyncio
-
-    loop = asyncio.get_running_loop()
-    slots = asyncio.Semaphore(limit) if limit is not None and limit < len(tasks) else None
-
-    async def one(task: Task) -> None:
-        assert slots is not None
-        async with slots:
-            if task.node.injection.is_async:
-                await arun_task(task)
-            else:
-                await loop.run_in_executor(pool(), run_task, task)
-
-    owners: dict[asyncio.Future[None], Task] = {}
-    for task in tasks:
-        if slots is not None:
-            owners[asyncio.ensure_future(one(task))] = task
-        elif task.node.injection.is_async:
-            owners[asyncio.ensure_future(arun_task(task))] = task
-        else:
-            owners[loop.run_in_executor(pool(), run_task, task)] = task
-    pending: set[asyncio.Future[None]] = set(owners)
-    deadline = loop.time() + timeout if timeout else None
-    late: list[Task] = []
+def _run_fast(fast: _Fast, here: RunTask) -> None:
+    """Run ``fast``'s tasks in the calling thread, one after the other, unless the
+    watchdog hands the rest of them off (see :class:`_Fast`)."""
+    watchdog = running_watchdog()
+    watchdog.arm(fast)
     try:
-        while pending:
-            left = None if deadline is None else max(0.0, deadline - loop.time())
-            done, pending = await asyncio.wait(
-                pending, timeout=left, return_when=asyncio.FIRST_COMPLETED
-            )
-            if not done:
-                late = [owners[future] for future in pending]
-                break
-            for future in done:
-                future.result()  # a BaseException a task let through (KeyboardInterrupt ...)
-            if any(_failed(owners[future]) for future in done):
-                break
+        try:
+            for task in fast.left:
+                _timed(here, task)
+        except BaseException:
+            list(fast.left)  # (the watchdog hands nothing of an abandoned step off)
+            raise
+        if fast.handing:
+            fast.join(watchdog)
     finally:
-        if pending:
-            for future in pending:
-                future.cancel()
-            await asyncio.wait(pending)
-    return late
-
-
-def _failed(task: Task) -> bool:
-    """Whether ``task`` failed in a way that stops its siblings: not an answer that did not
-    match its ``response_schema`` (raised once the others finish, so that a task answered
-    in the same resume is not cut off after its side effects), not a command for the parent
-    graph, not a drain."""
-    error = task.error
-    if error is None or task.done:
-        return False
-    from sgdebug.runtime.engine._response_schema import is_invalid_resume
-    from sgdebug.runtime.errors import GraphDrained, ParentCommand
-
-    return not (isinstance(error, ParentCommand | GraphDrained) or is_invalid_resume(error))
+        watchdog.watched.remove(fast)

@@ -15,13 +15,14 @@ from concurrent.futures import CancelledError
 from functools import partial
 
 from sgdebug.runtime._constants import INTERRUPT
+from sgdebug.runtime.engine._aexecutor import arun_tasks
 from sgdebug.runtime.engine._apply import lone_writes, step_writes
 from sgdebug.runtime.engine._cached import aremember, areplay, remember, replay
 from sgdebug.runtime.engine._calling import arun_task, run_task
 from sgdebug.runtime.engine._context import SCOPE, TaskScope
 from sgdebug.runtime.engine._drain import check_drain
 from sgdebug.runtime.engine._error_handlers import resume_handlers, with_handlers
-from sgdebug.runtime.engine._executor import arun_tasks, run_tasks
+from sgdebug.runtime.engine._executor import run_tasks
 from sgdebug.runtime.engine._finish_order import NONE, finish_order
 from sgdebug.runtime.engine._forward import passes_on_only
 from sgdebug.runtime.engine._options import RunOptions

@@ -30,6 +30,7 @@ from . import (
     subgraph_streams,
     subgraphs,
     tools_stream,
+    waiting_siblings,
 )
 
 __all__ = [
@@ -55,4 +56,5 @@ __all__ = [
     "subgraph_streams",
     "subgraphs",
     "tools_stream",
+    "waiting_siblings",
 ]

@@ -60,6 +60,40 @@ def step_timeout_keeps_sync_writes_and_resumes(g: EngineAPI) -> Case:
 
 
 @ckpt
+def step_timeout_does_not_start_tasks_queued_behind_max_concurrency(g: EngineAPI) -> Case:
+    """Two slow nodes hold both ``max_concurrency`` slots past the limit: the four quick
+    ones waiting for a slot never start (the slow ones end, and what they wrote is kept)."""
+    started: list[str] = []
+
+    def quick(word: str) -> Any:
+        def node(state: S) -> dict[str, Any]:
+            started.append(word)
+            return {"log": [word]}
+
+        return node
+
+    b = g.StateGraph(S).add_node("a", _slow("a")).add_node("b", _slow("b"))
+    for word in "cdef":
+        b.add_node(word, quick(word))
+    for word in "abcdef":
+        b.add_edge(g.START, word)
+    graph = b.compile(checkpointer=g.InMemorySaver())
+    graph.step_timeout = 0.05
+    config = {**thread("t1"), "max_concurrency": 2}
+
+    def script() -> Script:
+        yield "invoke", attempt(lambda: graph.invoke({"log": []}, config))
+        yield "started", sorted(started)
+        yield "state", snap(graph, thread("t1"))
+
+    def spec(r: Rec) -> None:
+        assert r["invoke"] == Raised("TimeoutError", "Timed out")
+        assert r["started"] == []
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
 def step_timeout_cancels_async_nodes(g: EngineAPI) -> Case:
     cancelled: list[str] = []
 
