@@ -27,6 +27,7 @@ from .harness import CHECKPOINT, check_expectations, diff, run_program
 from .programs import (  # noqa: F401 - registers the programs
     checkpoint,
     checkpoint_async,
+    checkpoint_async_savers,
     checkpoint_bulk,
     checkpoint_cache,
     checkpoint_durability,

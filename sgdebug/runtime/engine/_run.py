@@ -77,15 +77,25 @@ class Run(RunState):
         """:meth:`advance` for ``ainvoke``/``astream``: async nodes run on the event loop."""
         self.status = "running"
         self.breakpoint = None
+        astore = None if self.persist is None else self.persist.astore
         try:
             while True:
                 status = self._settle(one_step, inline=False)
                 if status is None:
+                    if astore is not None:
+                        await astore()
                     status = self._after_execute(await self.aexecute())
                 if status is not None:
-                    return self._ended(status)
+                    status = self._ended(status)
+                    if astore is not None:
+                        await astore()
+                    return status
         except BaseException:
             self._ended("error")
+            if astore is not None:  # (as LangGraph: a cancelled run still stores where it is)
+                import asyncio
+
+                await asyncio.shield(astore())
             raise
 
     def _ended(self, status: Status) -> Status:
