@@ -62,13 +62,16 @@ function, and saving makes several per superstep."""
 class Persistence:  # implements engine._journal.Journal
     """Connects a :class:`Run` to a checkpointer for one thread."""
 
+    astore: Callable[[], Awaitable[None]] | None = None
+    """Awaits the stores an :class:`AsyncFace` holds (``None``: every store is done). A
+    class attribute, set on a run's only when it has a face: one more instance attribute
+    costs the sync history step 0.8k x86 instructions (callgrind, benchmarks/history.py)."""
+
     def __init__(self, saver: BaseCheckpointSaver, thread_id: str) -> None:
         saver = face_of(saver)  # (an async run's, if the saver has its own aput: see there)
         self.saver = saver
-        self.astore: Callable[[], Awaitable[None]] | None = None
         if isinstance(saver, AsyncFace):
             self.astore = saver.drain
-        """Awaits the stores an :class:`AsyncFace` holds (``None``: every store is done)."""
         self.journals = saver.journals
         """The saver's ``journals``, read once (a class attribute is read the slow way)."""
         self.thread_id = thread_id
