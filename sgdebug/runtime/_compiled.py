@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import aclosing
 from dataclasses import replace
 from functools import partial
 from typing import Any, Literal, Protocol
@@ -427,9 +428,11 @@ class CompiledStateGraph(GraphPlan):
         with async_stores():
             run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
-            async for event in astream_events(partial(run.aadvance, one_step=True), emit):
-                for chunk in shape.chunks((event,)):
-                    yield chunk
+            events = astream_events(partial(run.aadvance, one_step=True), emit)
+            async with aclosing(events):  # (a reader closing this stream closes the run's)
+                async for event in events:
+                    for chunk in shape.chunks((event,)):
+                        yield chunk
             _subruns.raise_stop(run)
         finally:
             _closed(run)

@@ -37,6 +37,7 @@ from .programs import (  # noqa: F401 - registers the programs
     checkpoint_policies,
     checkpoint_response,
     checkpoint_store,
+    checkpoint_stream_close,
     checkpoint_stream_out,
     checkpoint_subgraph_armed,
     checkpoint_subgraph_steps,

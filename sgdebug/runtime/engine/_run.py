@@ -16,12 +16,13 @@ from functools import partial
 
 from sgdebug.runtime._constants import INTERRUPT
 from sgdebug.runtime.engine._apply import lone_writes, step_writes
-from sgdebug.runtime.engine._cached import aremember, areplay, remember, replay
+from sgdebug.runtime.engine._async_run import aadvance, aexecute
+from sgdebug.runtime.engine._cached import remember, replay
 from sgdebug.runtime.engine._calling import arun_task, run_task
 from sgdebug.runtime.engine._context import SCOPE, TaskScope
 from sgdebug.runtime.engine._drain import check_drain
 from sgdebug.runtime.engine._error_handlers import resume_handlers, with_handlers
-from sgdebug.runtime.engine._executor import arun_tasks, run_tasks
+from sgdebug.runtime.engine._executor import run_tasks
 from sgdebug.runtime.engine._finish_order import NONE, finish_order
 from sgdebug.runtime.engine._forward import passes_on_only
 from sgdebug.runtime.engine._options import RunOptions
@@ -74,29 +75,9 @@ class Run(RunState):
             SCOPE.reset(token)
 
     async def aadvance(self, *, one_step: bool = False) -> Status:
-        """:meth:`advance` for ``ainvoke``/``astream``: async nodes run on the event loop."""
-        self.status = "running"
-        self.breakpoint = None
-        astore = None if self.persist is None else self.persist.astore
-        try:
-            while True:
-                status = self._settle(one_step, inline=False)
-                if status is None:
-                    if astore is not None:
-                        await astore()
-                    status = self._after_execute(await self.aexecute())
-                if status is not None:
-                    status = self._ended(status)
-                    if astore is not None:
-                        await astore()
-                    return status
-        except BaseException:
-            self._ended("error")
-            if astore is not None:  # (as LangGraph: a cancelled run still stores where it is)
-                import asyncio
-
-                await asyncio.shield(astore())
-            raise
+        """:meth:`advance` for ``ainvoke``/``astream``: async nodes run on the event loop
+        (see :mod:`._async_run`)."""
+        return await aadvance(self, one_step)
 
     def _ended(self, status: Status) -> Status:
         """With ``durability="exit"``, a run that stopped (not paused) stores where it is;
@@ -340,22 +321,7 @@ class Run(RunState):
 
     async def aexecute(self) -> bool:
         """:meth:`execute` on the event loop."""
-        pending, keyed = self._pending(), None
-        if self.graph.cache is not None:
-            pending, keyed = await areplay(self, pending)
-        limit, timeout = self.options.config.get("max_concurrency"), self.graph.step_timeout
-        order = finish_order(self, pending)
-        here, arun = order.wrap(partial(run_task, self)), order.awrap(self.arun_task)
-        late = await arun_tasks(here, arun, pending, limit, timeout)
-        if late:
-            import asyncio
-
-            # (LangGraph's async message is empty)
-            ran = order.unstreamed(pending)
-            self._step_timed_out(ran, late, TimeoutError(), asyncio.CancelledError())
-        if keyed:
-            await aremember(self, keyed)
-        return self.finish_execute(pending, order.close())
+        return await aexecute(self)
 
     def _step_timed_out(
         self, ran: Sequence[Task], late: Sequence[Task], error: Exception, cancel: BaseException
