@@ -243,6 +243,8 @@ def build_frame(
     )
     mutations = tuple(m for m in view.mutations if m.step <= view.step)
     current = next((e for e in entries if e.current), None)
+    if record is None and current is not None:  # gone back to it, or a reopened session's
+        record = _stored_commit(session, current, entries)
     unavailable = {c.name: r for c in COMMANDS if (r := session.why_not(c.name)) is not None}
     shown = Frame(
         view=view,
@@ -285,7 +287,7 @@ def _in_subgraph(frame: Frame, session: Session) -> Frame:
     )
     return replace(
         frame, channels=channels, tasks=tasks, step_diff=None, diff_note=note,
-        breadcrumb=breadcrumb(chosen.path), subgraph=chosen,
+        breadcrumb=chosen.label, subgraph=chosen,
     )  # fmt: skip
 
 
@@ -297,6 +299,24 @@ def _step_diff(session: Session, record: CommitRecord | None) -> StepDiff | None
     from sgdebug.inspect import reducer_diff
 
     return reducer_diff(session.model, record)
+
+
+def _stored_commit(
+    session: Session, current: HistoryEntry, entries: Sequence[HistoryEntry]
+) -> CommitRecord | None:
+    """The commit that made the ``current`` snapshot, read back from it and its parent (a
+    step's: an edit, a fork or the input has none)."""
+    if current.source != "loop" or current.parent_index is None:
+        return None
+    engine = session.engine
+    parent = entries[current.parent_index] if current.parent_index < len(entries) else None
+    child = engine.snapshot(current.checkpoint_id)
+    older = engine.snapshot(parent.checkpoint_id) if parent is not None else None
+    if child is None or older is None:
+        return None
+    from sgdebug.inspect import stored_commit
+
+    return stored_commit(older, child)
 
 
 def _diff_note(current: HistoryEntry | None) -> str:

@@ -5,7 +5,7 @@ subgraph: :mod:`~sgdebug.debugger.subgraph_motion`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
@@ -23,7 +23,7 @@ from sgdebug.debugger.runinfo import error_info
 from sgdebug.debugger.subgraph_watch import standing_stop
 from sgdebug.debugger.subgraphs import node_refusal
 from sgdebug.inspect.preview import preview
-from sgdebug.runtime import Command
+from sgdebug.runtime import Command, Interrupt
 
 __all__ = ["UNSET", "MotionVerbs"]
 
@@ -179,6 +179,8 @@ class MotionVerbs:
                 except ExpressionError as exc:
                     return self.core.refuse("resume", str(exc))
                 answer = Command(resume=value)
+                if reason := _unanswered(self.core.interrupts, value):
+                    return self.core.refuse("resume", reason)
             try:
                 self.core.engine.resume(answer)
             except EngineRefused as exc:
@@ -433,4 +435,18 @@ def _describe_mutation(m: Any) -> str:
     return (
         f"note: {m.channel!r} was changed in place (without a write) during step {m.step}; "
         f"it was given to: {nodes}"
+    )
+
+
+def _unanswered(pending: Sequence[Interrupt], value: Any) -> str | None:
+    """Why ``value`` cannot answer ``pending``: several interrupts wait and it does not
+    answer some of them by id (LangGraph takes answers to some by id; the others stay)."""
+    if len(pending) < 2:
+        return None
+    if isinstance(value, Mapping) and value and set(value) <= {i.id for i in pending}:
+        return None
+    asked = "; ".join(f"{i.id}: {preview(i.value, 40)}" for i in pending)
+    return (
+        f"{len(pending)} interrupts wait for an answer: answer each by id, "
+        f"`resume {{'<id>': value, ...}}` ({asked})"
     )

@@ -159,7 +159,12 @@ def describe_stop(stop: Stop) -> str:
         return f"The run failed{where} at step {error.step}: {error.error_type}: {error.message}"
     if kind == "interrupt":
         asked = "; ".join(f"{preview(i.value)} (id {i.id})" for i in stop.interrupts)
-        return f"Interrupted at step {stop.step}: the graph asks {asked}. Answer: `resume EXPR`."
+        how = (
+            "`resume EXPR`"
+            if len(stop.interrupts) < 2
+            else "each by id, `resume {'<id>': value, ...}`"
+        )
+        return f"Interrupted at step {stop.step}: the graph asks {asked}. Answer {how}."
     hits = "; ".join(describe_hit(h) for h in stop.hits)
     if kind == "done":
         return f"The run finished. {hits}." if hits else "The run finished."

@@ -23,6 +23,7 @@ __all__ = [
 
 _RUNTIME_DIR = str(Path(__file__).resolve().parent.parent / "runtime")
 _PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
+_SAMPLES_DIR = str(Path(__file__).resolve().parent.parent / "sample_graphs")
 
 
 def task_info(task: Task) -> TaskInfo:
@@ -67,28 +68,57 @@ def pregel_task_info(
 
 
 def format_traceback(error: BaseException) -> str:
-    """The traceback of ``error`` without the runtime's frames (the user's code remains)."""
-    info = traceback.TracebackException.from_exception(error)
-    kept = [frame for frame in info.stack if not frame.filename.startswith(_RUNTIME_DIR)]
+    """The traceback of a node's ``error`` through the user's code (see
+    :func:`user_traceback`); when none of its frames is the user's, all of them but the
+    runtime's (an error LangGraph raised about the node is shown where it was raised)."""
+    kept = user_traceback(error)
     if kept:
-        info.stack = traceback.StackSummary.from_list(kept)
+        return kept
+    info = traceback.TracebackException.from_exception(error)
+    stack = [frame for frame in info.stack if not frame.filename.startswith(_RUNTIME_DIR)]
+    if stack:
+        info.stack = traceback.StackSummary.from_list(stack)
     return "".join(info.format())
 
 
 def user_traceback(error: BaseException) -> str:
-    """The traceback of ``error`` through the user's code only (without sgdebug's frames
-    and LangGraph's), or ``""`` when none of its frames is the user's: an error the user's
-    code did not raise is said in one line by whoever reports it."""
+    """The traceback of ``error`` through the user's code only, or ``""`` when none of its
+    frames is the user's: an error the user's code did not raise is said in one line by
+    whoever reports it.
+
+    It starts at the first frame of the user's code (the sample graphs count as theirs;
+    the standard library's frames that ran it, a thread pool's, do not) and leaves out
+    sgdebug's and LangGraph's frames after it.
+    """
     skipped = [_PACKAGE_DIR]
     langgraph = sys.modules.get("langgraph")
     for folder in getattr(langgraph, "__path__", ()):
         skipped.append(str(Path(folder).resolve()))
+
+    def ours(filename: str) -> bool:  # sgdebug's or LangGraph's
+        return not filename.startswith(_SAMPLES_DIR) and filename.startswith(tuple(skipped))
+
     info = traceback.TracebackException.from_exception(error)
-    kept = [f for f in info.stack if not any(f.filename.startswith(d) for d in skipped)]
-    if not kept:
+    stack = list(info.stack)
+    first = next(
+        (i for i, f in enumerate(stack) if not ours(f.filename) and not _stdlib(f.filename)),
+        None,
+    )
+    if first is None:
         return ""
-    info.stack = traceback.StackSummary.from_list(kept)
+    info.stack = traceback.StackSummary.from_list(
+        [frame for frame in stack[first:] if not ours(frame.filename)]
+    )
     return "".join(info.format())
+
+
+def _stdlib(filename: str) -> bool:
+    """Whether ``filename`` is the standard library's (not an installed package's)."""
+    import sysconfig  # (only when a traceback is shown: not loaded at start)
+
+    paths = sysconfig.get_paths()
+    installed = (paths["purelib"], paths["platlib"])
+    return filename.startswith(paths["stdlib"]) and not filename.startswith(installed)
 
 
 def failure_info(failure: StepFailure, *, state: Any) -> ErrorInfo:

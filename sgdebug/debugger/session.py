@@ -328,9 +328,10 @@ class Session:
         """Show the frame of the graph that runs the shown subgraph."""
         return self.frames.up()
 
-    def down(self) -> Outcome:
-        """Show the frame of the subgraph the shown frame runs."""
-        return self.frames.down()
+    def down(self, instance: int | None = None) -> Outcome:
+        """Show the frame of the subgraph the shown frame runs (``instance``: the N-th of
+        several running beside each other, from 1)."""
+        return self.frames.down(instance)
 
     def info(self) -> Outcome:
         """The engine running the graph and what it can do."""

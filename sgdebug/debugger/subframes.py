@@ -12,17 +12,19 @@ subgraph, joined by :data:`BREADCRUMB_SEP`).
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Final, Protocol, cast, runtime_checkable
 
 from sgdebug.debugger.results import Outcome, TaskInfo
 from sgdebug.runtime import StateSnapshot
+from sgdebug.runtime._constants import PUSH
 
 if TYPE_CHECKING:
     from sgdebug.debugger.core import SessionCore
     from sgdebug.debugger.evaluation import Provider
     from sgdebug.inspect import ChannelRow, GraphModel, TaskRow
+    from sgdebug.runtime import Task
 
 __all__ = [
     "BREADCRUMB_SEP",
@@ -56,25 +58,49 @@ class SubgraphFrame:
     config ``update_state`` takes to edit it)."""
     graph: Any
     """The compiled subgraph (``None`` when it could not be found in its parent's builder)."""
+    instance: tuple[int, int] = (1, 1)
+    """Which of the subgraphs running beside each other in its parent's step this one is,
+    and how many there are (Sends to a subgraph node: ``(2, 3)``, the second of three)."""
 
     @property
     def name(self) -> str:
         return self.path[-1]
 
+    @property
+    def label(self) -> str:
+        """Its breadcrumb, with which instance it is when several run (``review 2/3``)."""
+        shown, count = self.instance
+        return breadcrumb(self.path) + (f" {shown}/{count}" if count > 1 else "")
 
-def frame_chain(root: Any, tasks: Sequence[TaskInfo]) -> tuple[SubgraphFrame, ...]:
-    """The subgraphs the pending ``tasks`` stand in, outermost first (``()``: none)."""
-    task = next((t for t in tasks if isinstance(t.subgraph, StateSnapshot)), None)
-    if task is None or task.subgraph is None:
+
+def frame_chain(
+    root: Any, tasks: Sequence[TaskInfo], picks: Sequence[int] = ()
+) -> tuple[SubgraphFrame, ...]:
+    """The subgraphs the pending ``tasks`` stand in, outermost first (``()``: none): at
+    each level the first running one, or the ``picks[level]``-th (from 0) of those."""
+    running = [t for t in tasks if isinstance(t.subgraph, StateSnapshot)]
+    if not running:
         return ()
-    chain = [SubgraphFrame((task.name,), task.subgraph, subgraph_of(root, task.name))]
+    pick = _pick(picks, 0, len(running))
+    task = running[pick]
+    assert isinstance(task.subgraph, StateSnapshot)
+    graph = subgraph_of(root, task.name)
+    chain = [SubgraphFrame((task.name,), task.subgraph, graph, (pick + 1, len(running)))]
     while True:
         here = chain[-1]
-        inner = next((t for t in here.snapshot.tasks if isinstance(t.state, StateSnapshot)), None)
-        if inner is None or not _started(inner.state):
+        inner = [t for t in here.snapshot.tasks if isinstance(t.state, StateSnapshot)]
+        inner = [t for t in inner if _started(t.state)]
+        if not inner:
             return tuple(chain)
-        graph = subgraph_of(here.graph, inner.name)
-        chain.append(SubgraphFrame((*here.path, inner.name), inner.state, graph))
+        pick = _pick(picks, len(chain), len(inner))
+        task_, graph = inner[pick], subgraph_of(here.graph, inner[pick].name)
+        assert isinstance(task_.state, StateSnapshot)
+        instance = (pick + 1, len(inner))
+        chain.append(SubgraphFrame((*here.path, task_.name), task_.state, graph, instance))
+
+
+def _pick(picks: Sequence[int], level: int, count: int) -> int:
+    return picks[level] if level < len(picks) and 0 <= picks[level] < count else 0
 
 
 def breadcrumb(path: Sequence[str]) -> str:
@@ -112,11 +138,40 @@ def frame_model(frame: SubgraphFrame) -> GraphModel | None:
 
 def frame_rows(frame: SubgraphFrame) -> tuple[tuple[ChannelRow, ...], tuple[TaskRow, ...]]:
     """The channel table and the pending tasks of a subgraph frame, from its snapshot."""
-    from sgdebug.inspect import snapshot_channel_rows, snapshot_task_rows
+    from sgdebug.inspect import snapshot_channel_rows, task_rows
 
     model = frame_model(frame)
     channels = snapshot_channel_rows(model, frame.snapshot) if model is not None else ()
-    return channels, snapshot_task_rows(frame.snapshot)
+    return channels, task_rows(cast("Sequence[Task]", frame_tasks(frame)))
+
+
+def frame_tasks(frame: SubgraphFrame) -> tuple[TaskInfo, ...]:
+    """The tasks of a subgraph frame's snapshot, each with its input: the subgraph's values
+    its node reads (a Send's argument is not in the snapshot: none shown)."""
+    from sgdebug.debugger.runinfo import pregel_task_info
+
+    values = frame.snapshot.values
+    infos = []
+    for task in frame.snapshot.tasks:
+        given: Any = None
+        push = bool(task.path) and task.path[0] == PUSH
+        if not push:  # (what triggered a pulled one is not in the snapshot either)
+            keys = node_input_keys(frame.graph, task.name)
+            given = values
+            if isinstance(values, Mapping) and keys is not None:
+                given = {k: v for k, v in values.items() if k in keys}
+        infos.append(pregel_task_info(task, given, (PUSH,) if push else ()))
+    return tuple(infos)
+
+
+def node_input_keys(graph: Any, node: str) -> frozenset[str] | None:
+    """The state keys node ``node`` of ``graph`` reads (its input schema's), when known:
+    LangGraph's builders and ours keep each schema's channels alike."""
+    builder = getattr(graph, "builder", None)
+    spec = getattr(builder, "nodes", {}).get(node) if builder is not None else None
+    schema = getattr(spec, "input_schema", None)
+    channels = getattr(builder, "schemas", {}).get(schema) if schema is not None else None
+    return frozenset(channels) if channels else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +258,8 @@ class FrameCursor:
         self._lock = threading.Lock()
         self._up = 0
         """Levels above the innermost frame (0: the innermost)."""
+        self._picks: tuple[int, ...] = ()
+        """Per level, which of the subgraphs running beside each other is shown (from 0)."""
         self._at: tuple[str | None, int, object] = (None, 0, None)
         """Where the run stood when ``_up`` was chosen (its checkpoint, step and stop: a
         subgraph moves under one parent checkpoint); a move elsewhere resets it."""
@@ -212,7 +269,7 @@ class FrameCursor:
         core = self.core
         if not core.started:
             return ()
-        return frame_chain(core.engine.model, core.engine.tasks())
+        return frame_chain(core.engine.model, core.engine.tasks(), self._picks)
 
     def selected(self, chain: Sequence[SubgraphFrame]) -> SubgraphFrame | None:
         """The chosen frame of ``chain`` (``None``: the root graph's)."""
@@ -229,12 +286,9 @@ class FrameCursor:
         if chosen is None:
             return outcome
         snap = chosen.snapshot
-        where = f"In frame {breadcrumb(chosen.path)} (`up` shows the parent's)."
+        where = f"In frame {chosen.label} (`up` shows the parent's)."
         if outcome.command == "tasks":
-            from sgdebug.debugger.runinfo import pregel_task_info
-
-            tasks = tuple(pregel_task_info(t) for t in snap.tasks)
-            return replace(outcome, value=tasks, message=where)
+            return replace(outcome, value=frame_tasks(chosen), message=where)
         return replace(outcome, value=snap.values, message=where)
 
     def providers(self, names: dict[str, Provider]) -> dict[str, Provider]:
@@ -258,9 +312,26 @@ class FrameCursor:
         """Show the frame of the graph that runs the current one."""
         return self._move("up", 1)
 
-    def down(self) -> Outcome:
-        """Show the frame of the subgraph the current one is running."""
-        return self._move("down", -1)
+    def down(self, instance: int | None = None) -> Outcome:
+        """Show the frame of the subgraph the current one is running; ``instance`` (from 1):
+        which of the subgraphs running beside each other there (Sends to one node)."""
+        if instance is None:
+            return self._move("down", -1)
+        with self.core.lock:
+            chain = self.chain()
+            self._reset_if_moved()
+            level = len(chain) - min(self._up, len(chain))  # (the level shown: 0 = root)
+            count = chain[level].instance[1] if level < len(chain) else 0
+            if not 1 <= instance <= count:
+                return Outcome("down", False, self.core.status, f"down {instance}: "
+                               + _instances(count))  # fmt: skip
+            picks = (*self._picks[:level], *[0] * (level - len(self._picks)), instance - 1)
+            with self._lock:
+                self._picks = picks
+                chain = self.chain()  # (below the chosen one, its own subgraphs)
+                self._up = len(chain) - (level + 1)
+            chosen = chain[level]
+            return Outcome("down", True, self.core.status, f"Frame: {chosen.label}", value=chosen)
 
     def _move(self, verb: str, delta: int) -> Outcome:
         with self.core.lock:
@@ -280,7 +351,7 @@ class FrameCursor:
             with self._lock:
                 self._up = wanted
             chosen = self.selected(chain)
-            where = breadcrumb(chosen.path if chosen is not None else ())
+            where = chosen.label if chosen is not None else breadcrumb(())
             return Outcome(verb, True, status, f"Frame: {where}", value=chosen)
 
     def _reset_if_moved(self) -> None:
@@ -290,4 +361,10 @@ class FrameCursor:
         with self._lock:
             ran = stop is not self._at[2] and (stop is None or stop.kind != "edit")
             if here[:2] != self._at[:2] or ran:
-                self._at, self._up = here, 0
+                self._at, self._up, self._picks = here, 0, ()
+
+
+def _instances(count: int) -> str:
+    if count > 1:
+        return f"{count} subgraphs run there: `down 1` to `down {count}`"
+    return "one subgraph runs there: `down`" if count else "no subgraph runs below this frame"

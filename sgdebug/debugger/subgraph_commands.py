@@ -77,8 +77,11 @@ FRAME_COMMANDS: tuple[CommandSpec, ...] = (
         kind="query",
         summary="Show the frame of the subgraph the current frame runs.",
         help="Goes back down after `up`: the frame of the subgraph the shown frame's "
-        "pending task runs.",
-        run=lambda s, a: s.down(),
+        "pending task runs. When several run beside each other (Sends to a subgraph "
+        "node: the breadcrumb says `review 1/3`), `down N` shows the N-th; `up` then "
+        "`down 2` goes from the first to the second.",
+        run=lambda s, a: s.down(a.get("instance")),
+        args=(Arg("instance", "int", optional=True),),
         key="greater_than_sign",
         label="Down frame",
         key_help="Show the subgraph's frame again",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from sgdebug.debugger.editing import EditError, as_updates, check_keys, replace_write
 from sgdebug.debugger.evaluation import ExpressionError
 from sgdebug.debugger.results import Outcome
-from sgdebug.debugger.subframes import FrameCursor, SubgraphFrame, breadcrumb, frame_model
+from sgdebug.debugger.subframes import FrameCursor, SubgraphFrame, frame_model
 
 if TYPE_CHECKING:
     from sgdebug.debugger.core import SessionCore
@@ -75,7 +75,7 @@ class SubgraphEdits:
     def _apply(
         self, command: str, chosen: SubgraphFrame, values: dict[str, Any], *, replace: bool
     ) -> Outcome:
-        where = breadcrumb(chosen.path)
+        where = chosen.label
         engine = self.core.engine
         if reason := self.core.why_not(command):
             return self.core.refuse(command, reason)

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
         reducer_diff,
         snapshot_diff,
         snapshot_diff_lines,
+        stored_commit,
     )
 
 __all__ = [
@@ -99,6 +100,7 @@ __all__ = [
     "snapshot_diff",
     "snapshot_diff_lines",
     "snapshot_task_rows",
+    "stored_commit",
     "summary",
     "task_rows",
     "value_tree",
@@ -106,7 +108,7 @@ __all__ = [
 
 _DIFF_NAMES = ("Diff", "DiffLine", "apply", "diff_lines", "summary")
 _STEP_DIFF_NAMES = ("ChannelDiff", "SnapshotDiff", "StepDiff", "WriteRow", "reducer_diff",
-                    "snapshot_diff", "snapshot_diff_lines")  # fmt: skip
+                    "snapshot_diff", "snapshot_diff_lines", "stored_commit")  # fmt: skip
 _LAZY: dict[str, str] = {
     **dict.fromkeys(_DIFF_NAMES, "diff"),
     **dict.fromkeys(_STEP_DIFF_NAMES, "step_diff"),

@@ -23,6 +23,7 @@ from sgdebug.runtime.channels import (
     BinaryOperatorAggregate,
     EphemeralValue,
     Topic,
+    operator_name,
 )
 from sgdebug.runtime.managed import ManagedValue
 
@@ -113,7 +114,7 @@ def channel_kind(field: BaseChannel | type[ManagedValue] | Any) -> tuple[str, Ch
 
 def _reducer_name(field: Any) -> str | None:
     if isinstance(field, BinaryOperatorAggregate):
-        return str(getattr(field.operator, "__name__", type(field.operator).__name__))
+        return operator_name(field.operator)
     return None
 
 

@@ -267,9 +267,11 @@ def _item(item: Any, room: int, depth: int, mode: Mode) -> str:
     key, value = item
     if mode == "fields":
         head = f"{key}="
-    else:
+    else:  # a key is worth more than its value: whole when ``: …`` still fits after it
+        whole = _cut(_render(key, room, depth + 1), room)
         half = max(_MIN_ITEM, room // 2)
-        head = _cut(_render(key, half, depth + 1), half) + ": "
+        fits = len(whole) <= room - 3
+        head = (whole if fits else _cut(_render(key, half, depth + 1), half)) + ": "
     return _cut(head + _render(value, room - len(head), depth + 1), room)
 
 

@@ -9,13 +9,14 @@ answers) and :func:`snapshot_diff_lines` gives it as signed lines, state keys by
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from sgdebug.inspect.diff import Diff, DiffLine, MappingDiff, diff, diff_lines, summary
 from sgdebug.inspect.preview import DEFAULT_WIDTH, preview
-from sgdebug.runtime import ChannelChange, CommitRecord, StateSnapshot
-from sgdebug.runtime.channels import MISSING, BinaryOperatorAggregate
+from sgdebug.runtime import ChannelChange, CommitRecord, StateSnapshot, TaskWrite
+from sgdebug.runtime.channels import MISSING, BinaryOperatorAggregate, operator_name
 from sgdebug.runtime.channels.binop import overwrite_value
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ __all__ = [
     "reducer_diff",
     "snapshot_diff",
     "snapshot_diff_lines",
+    "stored_commit",
 ]
 
 _SNAPSHOT_FIELDS: Final = ("values", "next", "config", "metadata")
@@ -132,7 +134,7 @@ def reducer_diff(
 def _channel_diff(change: ChannelChange, spec: Any, width: int) -> ChannelDiff:
     reducer = None
     if isinstance(spec, BinaryOperatorAggregate):
-        reducer = str(getattr(spec.operator, "__name__", type(spec.operator).__name__))
+        reducer = operator_name(spec.operator)
     writes = _writes(change, reducer is not None, width)
     structural = diff(change.old, change.new)
     return ChannelDiff(
@@ -175,6 +177,49 @@ def _applied(change: ChannelChange, reducer: str | None, writes: tuple[WriteRow,
     if reducer is not None:
         return f"reducer {reducer}"
     return "last value"
+
+
+def stored_commit(parent: StateSnapshot, child: StateSnapshot) -> CommitRecord | None:
+    """The commit that made ``child`` from ``parent``, read back from the snapshots: each
+    state key's old and new value and the writes of ``parent``'s tasks (their stored
+    results), in the order a commit applies them (by task path). ``None`` unless ``child``
+    was made by a step (``loop``) with keyed state on both sides.
+
+    What :func:`reducer_diff` explains for a snapshot the session did not just make (a
+    snapshot gone back to, or one of a reopened session).
+    """
+    if (child.metadata or {}).get("source") != "loop":
+        return None
+    old, new = parent.values, child.values
+    if not isinstance(old, Mapping) or not isinstance(new, Mapping):
+        return None
+    writes: dict[str, list[TaskWrite]] = {}
+    ran = sorted((t for t in parent.tasks if isinstance(t.result, Mapping)), key=_applied_order)
+    for task in ran:
+        for key, value in cast("Mapping[Any, Any]", task.result).items():
+            writes.setdefault(str(key), []).append(TaskWrite(task.id, task.name, value))
+    changes = []
+    for key in dict.fromkeys([*old, *new, *writes]):
+        before, after = old.get(key, MISSING), new.get(key, MISSING)
+        if key not in writes and (before is after or _equal(before, after)):
+            continue
+        changes.append(ChannelChange(str(key), before, tuple(writes.get(key, ())), after, 0))
+    step = (child.metadata or {}).get("step")
+    names = tuple(dict.fromkeys(t.name for t in ran))
+    return CommitRecord(step if isinstance(step, int) else -1, tuple(changes), names)
+
+
+def _applied_order(task: Any) -> tuple[tuple[int, str], ...]:
+    """A task's path as a sort key: numbers as numbers (a commit applies writes by path)."""
+    return tuple((0, f"{part:020d}") if isinstance(part, int) else (1, str(part))
+                 for part in task.path)  # fmt: skip
+
+
+def _equal(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # (a value that cannot be compared counts as changed)
+        return False
 
 
 def snapshot_diff(old: StateSnapshot | Any, new: StateSnapshot | Any) -> SnapshotDiff:

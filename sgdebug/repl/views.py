@@ -108,9 +108,9 @@ def tasks_table(tasks: Sequence[TaskInfo], step: int) -> RenderableType:
         table.add_row(
             Text(task.state, style=_STATUS_STYLE.get(task.state, "")),
             Text(name, style="bold"),
-            ", ".join(task.triggers),
-            preview(task.input, 60),
-            writes,
+            Text(", ".join(task.triggers)),  # (Text: a value's "[a, b]" is not markup)
+            Text(preview(task.input, 60)),
+            Text(writes),
         )
     return table
 
@@ -124,7 +124,7 @@ def breakpoints_table(breakpoints: Sequence[Breakpoint]) -> RenderableType:
         what = bp.describe() + (" (temporary)" if bp.temporary else "")
         what += " (from compile())" if bp.origin == "compile" else ""
         enabled = Text("yes", style="green") if bp.enabled else Text("no", style="dim")
-        table.add_row(str(bp.number), enabled, str(bp.hits), what)
+        table.add_row(str(bp.number), enabled, str(bp.hits), Text(what))
     return table
 
 

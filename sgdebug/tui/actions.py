@@ -175,7 +175,7 @@ class ActionsMixin(_Base):
         elif name == "set":
             self.edit_selected()
         elif name == "resume":
-            self.type_command("resume ")
+            self._type_answer()
         elif name == "restart":
             self.request_restart()
         elif item.needs == "node" and self.selected_node:
@@ -436,12 +436,24 @@ class ActionsMixin(_Base):
     def on_command_line_completed(self, message: CommandLine.Completed) -> None:
         self.query_one(LogPane).write_note("  ".join(message.candidates))
 
-    def type_command(self, text: str) -> None:
-        """Open the command line with ``text`` typed, for the user to finish."""
+    def type_command(self, text: str, cursor: int | None = None) -> None:
+        """Open the command line with ``text`` typed, for the user to finish (the cursor at
+        ``cursor``, by default at the end)."""
         line = self.query_one(CommandLine)
         self.action_command_line()
         line.value = text
-        line.cursor_position = len(text)
+        line.cursor_position = len(text) if cursor is None else cursor
+
+    def _type_answer(self) -> None:
+        """``resume `` to finish; with several interrupts pending, a dict of their ids to
+        fill in (the cursor at the first answer): nobody types a 32-digit id."""
+        pending = self.frame.view.interrupts if self.frame is not None else ()
+        if len(pending) < 2:
+            self.type_command("resume ")
+            return
+        slots = [f"{interrupt.id!r}: " for interrupt in pending]
+        text = "resume {" + ", ".join(slots) + "}"
+        self.type_command(text, len("resume {") + len(slots[0]))
 
     def _give_focus_back(self) -> None:
         target = self._return_focus

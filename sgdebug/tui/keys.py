@@ -119,7 +119,13 @@ TUI_BINDINGS: Final[tuple[Binding, ...]] = (
 
 
 def help_rows() -> list[tuple[str, str]]:
-    """(binding id, what it does) for every key, in the order the help lists them."""
-    rows = [(item.id, item.help or item.description) for item in KEY_COMMANDS]
+    """(binding id, what it does) for every key, in the order the help lists them: the
+    registry's, ``B`` next to ``b``, then the TUI's own keys."""
+    rows = []
+    for item in KEY_COMMANDS:
+        if item is not _BREAK_AFTER:
+            rows.append((item.id, item.help or item.description))
+        if item.id == _BREAK_AFTER.command:
+            rows.append((_BREAK_AFTER.id, _BREAK_AFTER.help))
     rows += [(b.id or b.action, b.tooltip or b.description) for b in TUI_BINDINGS]
     return rows

@@ -161,6 +161,10 @@ def test_a_node_error_stops_the_step_and_retry_after_an_edit_commits_it(
         "flaky", "ValueError", "the broken flag is set"
     )  # fmt: skip
     assert [h.breakpoint.number for h in failed.stop.hits] == [0]
+    # The traceback is the node's code, not the engine's (the LangGraph engine's showed
+    # sgdebug's and LangGraph's frames first).
+    frames = [line for line in error.traceback.splitlines() if line.startswith("  File ")]
+    assert len(frames) == 1 and __file__ in frames[0] and ", in flaky" in frames[0]
     tasks = {t.name: t for t in session.view().tasks}
     assert tuple(tasks) == LISTED[engine]
     assert tasks["flaky"].state == "error" and tasks["steady"].state == "done"
@@ -295,3 +299,78 @@ def test_task_runs_one_task_on_native_and_is_refused_on_langgraph(engine: Engine
     outcome = refused(session, "task b")
     assert "LangGraph runs the tasks of a superstep together" in outcome.message
     assert session.pending_tasks == ("b", "c")  # nothing ran
+
+
+class Review(TypedDict):
+    doc: str
+    verdicts: Annotated[list[str], operator.add]
+
+
+class Reviews(TypedDict):
+    docs: list[str]
+    verdicts: Annotated[list[str], operator.add]
+
+
+def parallel_reviews(engine: EngineName) -> Session:
+    """A Send per document into a review subgraph whose node asks ``interrupt()``."""
+    lg = api(BUILT_WITH[engine])
+
+    def ask(state: Review) -> dict[str, Any]:
+        doc = state["doc"]
+        return {"verdicts": [f"{doc}: {lg.interrupt(f'approve {doc}?')}"]}
+
+    review = lg.StateGraph(Review)
+    review.add_node("ask", ask)
+    review.add_edge(lg.START, "ask")
+    builder = lg.StateGraph(Reviews)
+    builder.add_node("review", review.compile())
+    builder.add_conditional_edges(
+        lg.START, lambda s: [lg.Send("review", {"doc": d, "verdicts": []}) for d in s["docs"]]
+    )
+    builder.add_edge("review", lg.END)
+    return session_on(builder.compile(), engine, {"docs": ["a", "b"]})
+
+
+@on_both
+def test_two_interrupts_at_once_are_answered_by_id_and_a_bare_answer_says_how(
+    engine: EngineName,
+) -> None:
+    session = parallel_reviews(engine)
+    stop = run(session, "restart", "continue")
+    assert stopped(stop) == ("interrupted", "interrupt", 1)
+    assert "Answer each by id, `resume {'<id>': value, ...}`." in stop.message
+    ids = {i.value: i.id for i in session.interrupts}
+    assert set(ids) == {"approve a?", "approve b?"}
+    # (the native engine let the runtime's RuntimeError through, as LangGraph words it)
+    message = refused(session, "resume 'yes'").message
+    assert message.startswith("2 interrupts wait for an answer: answer each by id")
+    assert f"{ids['approve a?']}: 'approve a?'" in message
+    ok(session, f"resume {{'{ids['approve a?']}': 'yes', '{ids['approve b?']}': 'no'}}")
+    assert sorted(values(session)["verdicts"]) == ["a: yes", "b: no"]
+
+
+@on_both
+def test_down_n_shows_each_of_the_subgraphs_running_beside_each_other(
+    engine: EngineName,
+) -> None:
+    from sgdebug.debugger.frame import current_frame
+
+    session = parallel_reviews(engine)
+    run(session, "restart", "continue")
+    frame = current_frame(session)
+    assert frame.breadcrumb == "parent \u203a review 1/2"  # (the first shown, as before)
+    assert {r.name: r.value for r in frame.channels}["doc"] == "a"
+    assert ok(session, "up").message == "Frame: parent"
+    assert (
+        refused(session, "down 3").message == "down 3: 2 subgraphs run there: `down 1` to `down 2`"
+    )
+    assert ok(session, "down 2").message == "Frame: parent \u203a review 2/2"
+    frame = current_frame(session)
+    assert {r.name: r.value for r in frame.channels}["doc"] == "b"
+    assert [(t.name, t.input) for t in frame.tasks] == [("ask", {"doc": "b", "verdicts": []})]
+    assert ok(session, "state").value["doc"] == "b"  # (the views and `state` agree)
+    assert ok(session, "p state['doc']").value == "b"
+    assert refused(session, "down 1").message == "down 1: no subgraph runs below this frame"
+    ok(session, "up")
+    ok(session, "down")  # (plain down: the instance chosen last)
+    assert current_frame(session).breadcrumb.endswith("review 2/2")

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from sgdebug.debugger.frame import Frame, FrameBuilder, current_frame
 from sgdebug.debugger.results import EngineName
 from sgdebug.runtime.channels import MISSING
@@ -29,8 +33,10 @@ def test_going_back_rebuilds_every_part_of_the_frame(engine: EngineName) -> None
     assert _statuses(frame) == {
         "__start__": "ran", "node_1": "pending", "node_2": "idle", "__end__": "idle"
     }  # fmt: skip
-    assert frame.step_diff is None  # the diff of step 1 belongs to a later snapshot
-    assert "Snapshot #1 was made by step 0" in frame.diff_note
+    # The diff shown is the step that made snapshot 1 (step 0: __start__ took the input),
+    # read back from the snapshots; step 1's belongs to a later one.
+    assert frame.step_diff is not None and frame.step_diff.tasks == ("__start__",)
+    assert frame.step_diff.step == 0
     rows = {r.name: r for r in frame.channels}
     assert rows["cur_id"].value == "request-7"
     assert rows["cur_id"].writers == ("__start__",) and rows["cur_id"].last_step == 0
@@ -64,6 +70,35 @@ def test_back_at_the_snapshot_the_last_step_made_its_diff_returns(engine: Engine
     frame = current_frame(session)
     assert frame.step_diff is not None and frame.step_diff.tasks == ("node_1",)
     assert _statuses(frame)["node_1"] == "ran"
+
+
+def _shown(frame: Frame) -> Any:
+    """What the diff pane shows of a frame's step diff (all but channel versions)."""
+    diff = frame.step_diff
+    assert diff is not None
+    rows = [(c.channel, c.applied, c.old_preview, [(w.task_name, w.preview, w.overwrite)
+             for w in c.writes], c.new_preview) for c in diff.channels]  # fmt: skip
+    return diff.step, diff.tasks, rows
+
+
+@on_both
+@pytest.mark.parametrize("name", ["fanout", "loop", "chatbot"])
+def test_a_snapshot_gone_back_to_shows_the_diff_its_step_showed_when_it_ran(
+    engine: EngineName, name: str
+) -> None:
+    """Browsing the history, each step's reducer diff is there (it said: press D)."""
+    session = sample(name, engine)
+    run(session, "restart")
+    live = {}
+    while session.status == "paused":
+        run(session, "step")
+        frame = current_frame(session)
+        if frame.step_diff is not None and frame.current is not None:
+            live[frame.current.index] = _shown(frame)
+    assert len(live) >= 3
+    for index, shown in live.items():
+        run(session, f"goto {index}")
+        assert _shown(current_frame(session)) == shown, index
 
 
 @on_both

@@ -346,7 +346,8 @@ def test_resume_several_interrupts_by_id() -> None:
     assert len(session.interrupts) == 2
     assert outcome.stop is not None
     message = refused(session, "resume 'x'").message
-    assert "specify the interrupt id" in message
+    assert "2 interrupts wait for an answer: answer each by id" in message
+    assert all(f"{i.id}: " in message for i in session.interrupts)  # (with what each asks)
     ids = {i.value if isinstance(i.value, str) else "ask": i.id for i in session.interrupts}
     answer = f"{{'{ids['ask']}': 'one', '{ids['and this one?']}': 'two'}}"
     ok(session, f"resume {answer}")

@@ -134,11 +134,13 @@ def test_stopped_inside_the_subgraph_the_views_show_its_frame_and_up_down_move(
         "summary": MISSING,
     }
     assert [(t.name, t.status) for t in frame.tasks] == [("summarize", "interrupted")]
+    inner_values = {"topic": "heat pumps", "notes": frame.channels[1].value}
+    assert frame.tasks[0].input == inner_values  # (its snapshot does not say: was <empty>)
     assert frame.step_diff is None and "inside the parent's step 2" in frame.diff_note
     state = ok(session, "state")
     assert state.message == "In frame parent \u203a research (`up` shows the parent's)."
     assert state.value["notes"][0] == "gather: how heat pumps work"
-    assert [t.name for t in ok(session, "tasks").value] == ["summarize"]
+    assert [(t.name, t.input) for t in ok(session, "tasks").value] == [("summarize", inner_values)]
 
     assert ok(session, "up").message == "Frame: parent"
     parent = current_frame(session)

@@ -214,3 +214,12 @@ def test_a_cut_never_shows_two_ellipses_in_a_row() -> None:
             assert "……" not in shown, (width, shown)
             assert len(shown) <= width
     assert preview(messages, 91).endswith("ai: 'Ca…, … 4 more]")
+
+
+def test_a_narrow_mapping_keeps_its_short_keys_whole() -> None:
+    """Keys say what a value is: ``{'mes…': […], 'ca…': 1}`` told a user nothing."""
+    state = {"messages": [f"message {i}" for i in range(20)], "calls": 1}
+    assert preview(state, 30) == "{'messages': […], 'calls': 1}"
+    assert preview(state, 25).startswith("{'messages': ")
+    long_key = {"a_key_much_longer_than_the_room": "value"}
+    assert preview(long_key, 25) == "{'a_key_mu…': 'value'}"  # (a long one still yields)

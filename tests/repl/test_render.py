@@ -180,3 +180,27 @@ def test_state_marks_a_value_the_last_step_changed_in_place() -> None:
 
     assert "! in place: append_twice @1" in text
     assert "['first', 'new', 'new']" in text
+
+
+class Notes(TypedDict):
+    notes: Annotated[list[Any], operator.add]
+
+
+class Word:
+    """Previews as a bare word: a list of them reads ``[bold]``, a Rich style tag."""
+
+    def __repr__(self) -> str:
+        return "bold"
+
+
+def test_brackets_in_values_and_conditions_are_shown_not_read_as_markup() -> None:
+    """A task's input ``{'notes': [bold]}`` and a condition ``[n for n in state]`` are
+    text (the tables read them as Rich markup: a style, dropped from the screen)."""
+    builder = StateGraph(Notes).add_node("read", lambda state: {"notes": ["read"]})
+    builder.add_edge(START, "read")
+    session = Session(Target(builder.compile(), {}, "graph"), input={"notes": [Word()]})
+    condition = "len([n for n in state]) > 0"
+    text = plain(Terminal(session).run("restart", f"break before read if {condition}", "c",
+                                       "tasks", "breaks"))  # fmt: skip
+    assert "{'notes': [bold]}" in text
+    assert f"before read if {condition}" in text

@@ -19,6 +19,7 @@ from sgdebug.runtime.channels import (
     NamedBarrierValue,
     Topic,
     UntrackedValue,
+    operator_name,
 )
 from sgdebug.runtime.errors import EmptyChannelError, InvalidUpdateError
 
@@ -169,3 +170,34 @@ def test_a_reducer_without_a_signature_is_refused_with_how_to_wrap_it() -> None:
     assert isinstance(
         channel_for("n", Annotated[int, lambda a, b: max(a, b)]), BinaryOperatorAggregate
     )
+
+
+class _Merge:
+    @staticmethod
+    def lists(left: list[Any], right: list[Any]) -> list[Any]:
+        return left + right
+
+
+def _made_by_a_decorator() -> Any:
+    def _inner(left: Any, right: Any) -> Any:
+        return right
+
+    return _inner
+
+
+made_public = _made_by_a_decorator()
+"""Bound at module level: what a program calls the inner function."""
+
+
+def test_a_reducer_is_named_as_the_program_knows_it() -> None:
+    from langgraph.graph.message import add_messages as lg_add_messages
+
+    from sgdebug.runtime import add_messages
+
+    assert operator_name(operator.add) == "add"
+    assert operator_name(add_messages) == "add_messages"
+    assert operator_name(lg_add_messages) == "add_messages"  # (its __name__: _add_messages)
+    assert operator_name(_Merge.lists) == "_Merge.lists"
+    assert operator_name(made_public) == "made_public"
+    assert operator_name(_made_by_a_decorator()) == "_inner"  # (bound nowhere)
+    assert BinaryOperatorAggregate(list, lg_add_messages).describe() == "reducer add_messages"

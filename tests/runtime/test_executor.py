@@ -126,6 +126,40 @@ def test_a_step_of_proven_fast_nodes_runs_in_the_calling_thread() -> None:
     assert set(starts.threads.values()) == {threading.current_thread()}
 
 
+def test_a_node_slow_once_counts_as_fast_again_after_a_run_of_fast_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One preempted run of a trivial node must not send its steps to the pool for good;
+    a node that keeps waiting stays slow."""
+    clock = {"now": 0, "step": 0}
+
+    def fake_ns() -> int:  # each reading ``step`` after the one before
+        clock["now"] += clock["step"]
+        return clock["now"]
+
+    monkeypatch.setattr(time, "perf_counter_ns", fake_ns)  # (the executor reads time.)
+    node = SimpleNamespace(speed=0)
+    task = cast("Any", SimpleNamespace(node=node))
+
+    def run(ns: int) -> None:
+        clock["step"] = ns  # a run takes ``ns``: its two readings are that far apart
+        _executor._timed(lambda t: None, task)
+
+    run(1_000)
+    assert node.speed > 0  # fast at its first run
+    run(_executor.FAST_NS * 10)
+    assert node.speed <= 0  # slow: its steps get threads
+    for _ in range(_executor.FAST_AGAIN):
+        assert node.speed <= 0
+        run(1_000)
+    assert node.speed > 0  # fast again
+    for _ in range(3):  # one that keeps waiting never gets there
+        run(_executor.FAST_NS * 10)
+        for _ in range(_executor.FAST_AGAIN - 1):
+            run(1_000)
+        assert node.speed <= 0
+
+
 def test_nodes_once_fast_that_wait_for_their_siblings_run_beside_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

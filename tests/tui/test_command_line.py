@@ -192,3 +192,29 @@ def test_the_approval_sample_loops_until_the_answer_is_yes() -> None:
         assert app.frame.view.values["status"].startswith("sent: ")
 
     drive(sample_session("approval"), scenario)
+
+
+def test_a_with_two_interrupts_types_a_dict_of_their_ids_to_fill_in() -> None:
+    from sgdebug.runtime import END, START, Send, StateGraph, interrupt
+
+    from .graphs import AskState
+
+    def ask(state: AskState) -> dict[str, str]:
+        return {"answer": f"{state['answer']}={interrupt(state['answer'])}"}
+
+    builder = StateGraph(AskState).add_node("ask", ask)
+    builder.add_conditional_edges(START, lambda s: [Send("ask", {"answer": w}) for w in "xy"])
+    builder.add_edge("ask", END)
+
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        await press(app, pilot, "c")
+        assert status_of(app) == "interrupted" and app.frame is not None
+        ids = {i.value: i.id for i in app.frame.view.interrupts}
+        await press(app, pilot, "a")
+        line = app.query_one(CommandLine)
+        assert line.has_focus
+        assert line.value == f"resume {{'{ids['x']}': , '{ids['y']}': }}"
+        await pilot.press("1")  # typed where the first answer goes
+        assert line.value == f"resume {{'{ids['x']}': 1, '{ids['y']}': }}"
+
+    drive(graph_session(builder.compile(), "ask", {"answer": ""}), scenario)

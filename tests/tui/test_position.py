@@ -35,7 +35,7 @@ def test_the_history_keys_go_back_and_every_pane_shows_that_snapshot(engine: str
         assert tasks == ["node_1"]
         assert graph["node_1"] == "pending" and graph["node_2"] == "idle"
         assert graph["__start__"] == "ran"  # its writes made snapshot #1
-        assert "Snapshot #1 was made by step 0" in diff and "node_1 →" not in diff
+        assert "Step 0 committed the writes of __start__" in diff and "node_1 →" not in diff
         cur_id = app.query_one(ChannelsPane).rows_shown[0]
         assert (cur_id.name, cur_id.value) == ("cur_id", "request-7")
 

@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 
 from sgdebug.debugger import COMMANDS
 from sgdebug.tui.app import DebuggerApp
-from sgdebug.tui.keys import KEY_COMMANDS
+from sgdebug.tui.keys import KEY_COMMANDS, help_rows
 from sgdebug.tui.screens.confirm_screen import ConfirmScreen
 
 from .harness import drive, log_of, press, sample_session, select_node
@@ -91,3 +91,10 @@ def test_quitting_from_the_palette_or_textuals_key_asks_first(how: str) -> None:
         assert not app.quitting
 
     drive(sample_session("linear"), scenario)
+
+
+def test_the_help_lists_every_key_once_with_break_after_next_to_break() -> None:
+    ids = [binding_id for binding_id, _ in help_rows()]
+    assert len(ids) == len(set(ids))
+    assert {k.id for k in KEY_COMMANDS} <= set(ids)
+    assert ids.index("break_after") == ids.index("break") + 1

@@ -11,6 +11,7 @@ from typing import Any
 
 from sgdebug.debugger.engines import _lg_convert as convert
 from sgdebug.debugger.results import HistoryEntry, TaskInfo
+from sgdebug.debugger.subframes import node_input_keys
 from sgdebug.inspect import snapshot_changes
 from sgdebug.runtime import Command, Overwrite, Send, StateSnapshot
 
@@ -62,10 +63,7 @@ class LangGraphModel:
 
     def input_keys(self, node: str) -> frozenset[str] | None:
         """The state keys node ``node`` reads (its input schema), when known."""
-        spec = self.builder.nodes.get(node)
-        schema = getattr(spec, "input_schema", None)
-        channels = self.builder.schemas.get(schema) if schema is not None else None
-        return frozenset(channels) if channels else None
+        return node_input_keys(self._compiled, node)
 
 
 def to_langgraph(value: Any) -> Any:

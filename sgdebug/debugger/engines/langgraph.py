@@ -285,16 +285,6 @@ class LangGraphEngine:
 
     def resume(self, answer: Any) -> None:
         assert self.thread_id is not None
-        pending = self.interrupts()
-        value = answer.resume if isinstance(answer, Command) else answer
-        if len(pending) > 1 and not (
-            isinstance(value, Mapping) and value and set(value) <= {i.id for i in pending}
-        ):  # LangGraph takes answers to some of them by id; the others stay pending
-            ids = ", ".join(i.id for i in pending)
-            raise EngineRefused(
-                f"{len(pending)} interrupts wait for an answer: answer each by id, "
-                f"`resume {{'<id>': value, ...}}` (ids: {ids})"
-            )
         self._stand(self.thread_id, self.cursor, live=True)
         self._input = to_langgraph(answer)
 

@@ -271,16 +271,6 @@ class RemoteEngine:
 
     def resume(self, answer: Any) -> None:
         assert self.thread_id is not None
-        pending = self.interrupts()
-        value = answer.resume if isinstance(answer, Command) else answer
-        if len(pending) > 1 and not (
-            isinstance(value, Mapping) and value and set(value) <= {i.id for i in pending}
-        ):
-            ids = ", ".join(i.id for i in pending)
-            raise EngineRefused(
-                f"{len(pending)} interrupts wait for an answer: answer each by id, "
-                f"`resume {{'<id>': value, ...}}` (ids: {ids})"
-            )
         self._live, self._announced = True, False  # its plan is told again, as on LangGraph
         self._input = answer if isinstance(answer, Command) else Command(resume=answer)
 

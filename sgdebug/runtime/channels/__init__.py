@@ -5,7 +5,7 @@ from __future__ import annotations
 from sgdebug.runtime.channels.after_finish import LastValueAfterFinish
 from sgdebug.runtime.channels.barrier import NamedBarrierValue
 from sgdebug.runtime.channels.base import MISSING, BaseChannel, ValueChannel
-from sgdebug.runtime.channels.binop import BinaryOperatorAggregate
+from sgdebug.runtime.channels.binop import BinaryOperatorAggregate, operator_name
 from sgdebug.runtime.channels.ephemeral import EphemeralValue
 from sgdebug.runtime.channels.last_value import LastValue
 from sgdebug.runtime.channels.topic import Topic
@@ -29,4 +29,5 @@ __all__ = [
     "Topic",
     "UntrackedValue",
     "ValueChannel",
+    "operator_name",
 ]

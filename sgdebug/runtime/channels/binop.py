@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections.abc
+import sys
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, NotRequired, Required, Self, get_args, get_origin
 
@@ -35,6 +36,25 @@ def initial_value(typ: Any) -> Any:
         return base()
     except Exception:
         return MISSING
+
+
+def operator_name(reducer: Callable[..., Any]) -> str:
+    """The name a program knows ``reducer`` by: ``add``, ``add_messages``, ``Merge.lists``.
+
+    A function made by a decorator that did not copy its name (LangGraph's ``add_messages``
+    is an inner ``_add_messages``) is named by the public name its module binds to it.
+    """
+    name = getattr(reducer, "__name__", None)
+    if not isinstance(name, str):
+        return type(reducer).__name__
+    qualname = getattr(reducer, "__qualname__", None)
+    if not isinstance(qualname, str):
+        return name
+    if "<locals>" not in qualname:
+        return qualname
+    module = sys.modules.get(getattr(reducer, "__module__", None) or "")
+    bound = [key for key, value in vars(module).items() if value is reducer] if module else []
+    return next((key for key in bound if not key.startswith("_")), name)
 
 
 def overwrite_value(value: Any) -> tuple[bool, Any]:
@@ -111,7 +131,7 @@ class BinaryOperatorAggregate(ValueChannel):
         return new
 
     def describe(self) -> str:
-        return f"reducer {getattr(self.operator, '__name__', type(self.operator).__name__)}"
+        return f"reducer {operator_name(self.operator)}"
 
     def copy(self) -> Self:
         new = object.__new__(type(self))

@@ -7,7 +7,9 @@ calling thread; otherwise the calling thread and a pool thread for each other ta
 :data:`WORKERS`, take the tasks in turn: while one thread waits in a task, the others go on
 with the next ones, so tasks that wait for each other all run at once. Results do not
 depend on this: writes are applied in task-path order whatever order tasks finish in. A
-node that once runs slow counts as slow for good.
+node that runs slow counts as slow until it has run fast :data:`FAST_AGAIN` times in a row:
+a node that waits seldom runs fast again, one that waits often stays in a thread (a single
+preempted run of a trivial node used to send its whole step to the pool for good).
 
 Tasks START in the step's order, as in LangGraph (a node with side effects sees it): each
 one waits until the one before it has started (:class:`_Crew`), whichever thread runs it.
@@ -37,6 +39,9 @@ ARunTask = Callable[["Task"], Awaitable[None]]
 FAST_NS = 50_000
 """A run shorter than this (50 µs) counts as fast."""
 
+FAST_AGAIN = 16
+"""Fast runs in a row after a slow one before a node counts as fast again."""
+
 WORKERS = min(32, (os.cpu_count() or 1) + 4)
 """Threads in the pool (``ThreadPoolExecutor``'s default, as LangGraph's)."""
 
@@ -59,10 +64,9 @@ def _timed(run_task: RunTask, task: Task) -> None:
     run_task(task)
     node = task.node
     if time.perf_counter_ns() - start < FAST_NS:
-        if node.speed >= 0:
-            node.speed += 1
+        node.speed += 1
     else:
-        node.speed = -1
+        node.speed = 1 - FAST_AGAIN  # (positive again after FAST_AGAIN fast runs)
 
 
 def run_tasks(

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from sgdebug.runtime.channels import BaseChannel
+from sgdebug.runtime.channels import BaseChannel, operator_name
 from sgdebug.runtime.engine._task import path_key
 
 if TYPE_CHECKING:
@@ -72,9 +72,9 @@ def reducer_name(channel: BaseChannel) -> str | None:
     operator = getattr(channel, "operator", None)
     if operator is None:
         return None
-    name = getattr(operator, "__qualname__", None) or type(operator).__name__
+    name = operator_name(operator)
     module = getattr(operator, "__module__", "")
-    return f"operator.{name}" if module in ("_operator", "operator") else str(name)
+    return f"operator.{name}" if module in ("_operator", "operator") else name
 
 
 def commit_failure(

@@ -157,7 +157,8 @@ class CompiledNode:
     route_cache: dict[str, dict[str, tuple[Write, ...]]] = field(default_factory=dict)
     """Per branch, the routing writes of each string result seen so far."""
     speed: int = 0
-    """Fast runs so far (``-1`` once a run was slow); the executor inlines proven-fast nodes."""
+    """Fast runs so far, counted from ``1 - FAST_AGAIN`` after a slow one: the executor
+    inlines a step of nodes with a positive count (see ``engine._executor``)."""
     policy: NodePolicy | None = None
     """Retries, time limit and error handler; ``None`` (no cost) when it has none."""
     graph_kind: type | None = None

@@ -421,8 +421,10 @@ def update_superstep(
 
 
 def _infer_as_node(graph: GraphPlan, record: CheckpointRecord | None) -> str:
-    if len(graph.builder.nodes) == 1:
-        return next(iter(graph.builder.nodes))
+    """The node an update without ``as_node`` is applied as: the one that ran last, as
+    LangGraph infers it (a node interrupted before it finished has not run: a one-node
+    graph stopped at its node's ``interrupt()`` is updated as ``__start__``, and the node
+    stays next)."""
     if record is None:
         return START
     last = sorted(

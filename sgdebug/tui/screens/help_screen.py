@@ -52,7 +52,7 @@ def _keys_table(keys: Iterable[KeyRow]) -> Table:
     table.add_column("key", style="bold", no_wrap=True, ratio=1)
     table.add_column("does", ratio=4)
     for key, does in keys:
-        table.add_row(key, does)
+        table.add_row(Text(key), Text(does))
     return table
 
 

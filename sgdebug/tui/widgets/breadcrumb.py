@@ -40,5 +40,8 @@ class Breadcrumb(Static):
             text.append(level, style="bold reverse" if shown else "")
         inner = frame.subgraph is not None
         hint = "   < up (parent's frame)" if inner else "   > down (the subgraph's frame)"
+        if inner and frame.subgraph is not None and frame.subgraph.instance[1] > 1:
+            count = frame.subgraph.instance[1]
+            hint = f"   < up (one of {count} running at once: up, then `down N` picks one)"
         text.append(hint, style="dim")
         self.update(text)

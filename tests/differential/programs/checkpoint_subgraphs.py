@@ -626,3 +626,54 @@ def subgraph_nodes_share_the_context_and_know_where_they_run(g: EngineAPI) -> Ca
         assert r["seen"] == [("p", "ctx", "t1", 0, True), ("i", "ctx", "t1", 1, True)]
 
     return Case(graph, script=script, spec=spec)
+
+
+class Doc(TypedDict):
+    """What one review subgraph started by a Send holds."""
+
+    doc: str
+    log: Annotated[list[str], operator.add]
+
+
+@ckpt
+def edited_state_of_one_of_two_send_subgraphs_asks_it_again(g: EngineAPI) -> Case:
+    """Two Sends start a one-node review subgraph that asks; the first one's state is
+    edited through its config: answered by the old ids, the edited one asks again, about
+    its new state (it was dropped: the run ended with only the other's answer)."""
+
+    def ask(state: Doc) -> dict[str, Any]:
+        return {"log": [f"{state['doc']}={g.interrupt(state['doc'])}"]}
+
+    review = g.StateGraph(Doc).add_node("ask", ask).add_edge(g.START, "ask").compile()
+    top = g.StateGraph(L).add_node("review", review)
+    top.add_conditional_edges(
+        g.START, lambda s: [g.Send("review", {"doc": d, "log": []}) for d in ("a", "b")]
+    )
+    graph = top.compile(checkpointer=g.InMemorySaver())
+
+    def edit_a() -> Any:
+        tasks = graph.get_state(CFG, subgraphs=True).tasks
+        first = next(t.state for t in tasks if t.state.values["doc"] == "a")
+        graph.update_state(first.config, {"doc": "z"})
+        return sorted(t.state.values["doc"] for t in graph.get_state(CFG, subgraphs=True).tasks)
+
+    def answer(mapping: dict[str, str]) -> Any:
+        pending = graph.get_state(CFG).interrupts
+        resume = {i.id: mapping[i.value] for i in pending if i.value in mapping}
+        out = graph.invoke(g.Command(resume=resume), CFG)
+        return sorted(out["log"]), sorted(i.value for i in out.get("__interrupt__", ()))
+
+    def script() -> Script:
+        yield "asked", attempt(lambda: graph.invoke({"log": []}, CFG)["__interrupt__"] and None)
+        yield "edited", attempt(edit_a)
+        yield "by the old ids", attempt(lambda: answer({"a": "yes", "b": "no"}))
+        yield "next", attempt(lambda: graph.get_state(CFG).next)
+        yield "again", attempt(lambda: answer({"z": "ok"}))
+
+    def spec(r: Rec) -> None:
+        assert r["edited"] == ["b", "z"]
+        assert r["by the old ids"] == (["b=no"], ["z"])  # (asked again, about z)
+        assert r["next"] == ("review",)
+        assert r["again"] == (["b=no", "z=ok"], [])
+
+    return Case(graph, script=script, spec=spec, unordered=True)

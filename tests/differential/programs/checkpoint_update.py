@@ -291,3 +291,36 @@ def update_keeps_its_writes_on_a_checkpoint_only_while_it_is_the_latest(g: Engin
         assert {t["name"]: t["result"] for t in tasks} == {"asks": None, "ok": {"log": ["ok"]}}
 
     return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def update_state_inferred_on_a_one_node_graph(g: EngineAPI) -> Case:
+    """With one node, the update is applied as it only once it ran: stopped at its
+    ``interrupt()`` it has not, so the update is ``__start__``'s and the node stays next
+    (updated as the node, it was dropped and the run ended without it)."""
+
+    def ask(s: Any) -> dict[str, Any]:
+        return {"log": [f"{g.interrupt('q')}@{s['x']}"]}
+
+    graph = (
+        g.StateGraph(S)
+        .add_node("ask", ask)
+        .add_edge(g.START, "ask")
+        .compile(checkpointer=g.InMemorySaver())
+    )
+
+    def script() -> Script:
+        graph.invoke({"x": 1}, CFG)
+        yield "while asking", _update(graph, {"x": 2})
+        yield "after update", snap(graph)
+        yield "resume", attempt(lambda: graph.invoke(g.Command(resume="r"), CFG))
+        yield "answered", _update(graph, {"x": 3})  # (now it ran: as the node)
+        yield "after the second update", snap(graph)
+        yield "history", history(graph)
+
+    def spec(r: Rec) -> None:
+        assert r["after update"]["next"] == ("ask",)
+        assert r["resume"]["log"] == ["r@2"]
+        assert r["after the second update"]["next"] == ()
+
+    return Case(graph, script=script, spec=spec)
