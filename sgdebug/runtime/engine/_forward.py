@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
 import queue
 import threading
 from collections import deque
@@ -42,6 +43,7 @@ __all__ = [
 ]  # fmt: skip
 
 Event = tuple[Any, ...]
+log = logging.getLogger("sgdebug.runtime")
 POLL_S = 0.01
 CLOSED = "sgdebug: the stream was closed"
 """The message of the cancellation of a step whose stream its reader closed."""
@@ -236,6 +238,10 @@ async def alive_events(
             if not task.done():
                 task.cancel(why)
                 await asyncio.wait({task})
+                if not task.cancelled() and (error := task.exception()) is not None:
+                    # (what failed as it stopped, e.g. its exit save: LangGraph lets the
+                    # stream close without raising it; it is logged, not lost)
+                    log.warning("the closed stream's run failed as it stopped", exc_info=error)
         for event in sink.take():
             yield event
         if task.result() != "running":

@@ -83,3 +83,54 @@ def closing_astream_mid_step_cancels_the_other_tasks(g: EngineAPI) -> Case:
         ]  # fmt: skip
 
     return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def closing_astream_whose_exit_save_fails(g: EngineAPI) -> Case:
+    """``durability="exit"``: the stream closed mid-step still makes the exit save; when the
+    saver's ``aput`` fails there, LangGraph closes the stream without raising it (sgdebug
+    logs it), and nothing is stored."""
+    calls: list[Any] = []
+    saver = g.InMemorySaver()
+
+    async def aput(self: Any, config: Any, checkpoint: Any, metadata: Any, versions: Any) -> Any:
+        calls.append(("aput", metadata["step"], sorted(checkpoint["channel_values"].items())))
+        raise ValueError("Faulty put")
+
+    saver.__class__ = type("FailingSaver", (type(saver),), {"aput": aput})
+
+    async def slow(state: S) -> dict[str, Any]:
+        await asyncio.sleep(60)
+        return {"value": 100}
+
+    async def fast(state: S) -> dict[str, Any]:
+        await asyncio.sleep(0)
+        return {"value": 2}
+
+    b = g.StateGraph(S).add_node("slow", slow).add_node("fast", fast)
+    b.add_edge(g.START, "slow").add_edge(g.START, "fast")
+    graph = b.compile(checkpointer=saver)
+
+    async def close_after_first() -> list[Any]:
+        out: list[Any] = []
+        try:
+            stream = graph.astream({"value": 1}, thread("t1"), durability="exit")
+            async with aclosing(stream):
+                async for chunk in stream:
+                    out.append(chunk)
+                    break
+        except Exception as exc:
+            out.append(f"raised {type(exc).__name__}: {exc}")
+        return out
+
+    def script() -> Script:
+        yield "stream", asyncio.run(close_after_first())
+        yield "calls", list(calls)
+        yield "state", snap(graph, thread("t1"))
+
+    def spec(r: Rec) -> None:
+        assert r["stream"] == [{"fast": {"value": 2}}]
+        assert [c[:2] for c in r["calls"]] == [("aput", 0)]
+        assert r["state"]["values"] == {}
+
+    return Case(graph, script=script, spec=spec)
