@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import aclosing
 from dataclasses import replace
 from functools import partial
 from typing import Any, Literal, Protocol
@@ -39,6 +40,7 @@ from sgdebug.runtime.graph import _subgraphs
 from sgdebug.runtime.graph._plan import CompileOptions, GraphPlan
 from sgdebug.runtime.graph._schema import is_dataclass_type, is_pydantic_model
 from sgdebug.runtime.graph._specs import Blueprint
+from sgdebug.runtime.persist._async_face import async_stores
 from sgdebug.runtime.persist._threads import get_state, get_state_history, update_state
 from sgdebug.runtime.types import Command, StateSnapshot
 
@@ -393,7 +395,8 @@ class CompiledStateGraph(GraphPlan):
             context, (), interrupt_before, interrupt_after, keys, durability=durability,
             control=control,
         )  # fmt: skip
-        run = self._new_run(input, config, request)
+        with async_stores():
+            run = self._new_run(input, config, request)
         await run.aadvance()
         return self._output(run, keys)
 
@@ -422,14 +425,19 @@ class CompiledStateGraph(GraphPlan):
             context, (), interrupt_before, interrupt_after, durability=durability, control=control
         )
         shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
-        run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
+        with async_stores():
+            run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
-            async for event in astream_events(partial(run.aadvance, one_step=True), emit):
-                for chunk in shape.chunks((event,)):
-                    yield chunk
+            events = astream_events(partial(run.aadvance, one_step=True), emit)
+            async with aclosing(events):  # (a reader closing this stream closes the run's)
+                async for event in events:
+                    for chunk in shape.chunks((event,)):
+                        yield chunk
             _subruns.raise_stop(run)
         finally:
             _closed(run)
+            if run.persist is not None and run.persist.astore is not None:
+                await run.persist.astore()
 
     def get_graph(self, xray: bool | int = False) -> Any:
         """A drawable view of the graph (``.draw_mermaid()``)."""

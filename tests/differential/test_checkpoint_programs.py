@@ -27,6 +27,7 @@ from .harness import CHECKPOINT, check_expectations, diff, run_program
 from .programs import (  # noqa: F401 - registers the programs
     checkpoint,
     checkpoint_async,
+    checkpoint_async_savers,
     checkpoint_bulk,
     checkpoint_cache,
     checkpoint_durability,
@@ -36,6 +37,7 @@ from .programs import (  # noqa: F401 - registers the programs
     checkpoint_policies,
     checkpoint_response,
     checkpoint_store,
+    checkpoint_stream_close,
     checkpoint_stream_out,
     checkpoint_subgraph_armed,
     checkpoint_subgraph_steps,

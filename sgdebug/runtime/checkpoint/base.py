@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
-from sgdebug.runtime.checkpoint import _tuples
+from sgdebug.runtime.checkpoint import _async_writes, _tuples
 from sgdebug.runtime.checkpoint._keys import NS_KEY_SEP, split_thread_key, thread_key
 
 __all__ = [
@@ -436,6 +436,34 @@ class BaseCheckpointSaver(ABC):
     async def adelete_thread(self, thread_id: str) -> None:
         """Async :meth:`delete_thread`."""
         self.delete_thread(thread_id)
+
+    # LangGraph's async writes: an async run whose saver overrides one stores through them
+    # (see persist._async_face); these store what the run handed over.
+    async def aput(
+        self,
+        config: Mapping[str, Any],
+        checkpoint: Mapping[str, Any],
+        metadata: Mapping[str, Any],
+        new_versions: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        """Store a checkpoint a run made (LangGraph's signature; ``metadata`` and
+        ``new_versions`` are the record's own); return the config naming it."""
+        record, blobs = _async_writes.offered_record(self, checkpoint)
+        self.put(record, blobs)
+        return _async_writes.config_for(record.thread_id, record.id)
+
+    async def aput_writes(
+        self,
+        config: Mapping[str, Any],
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        """Record one task's writes against the checkpoint ``config`` names (LangGraph's
+        signature)."""
+        key, checkpoint_id, name, path = _async_writes.writes_task(config, writes, task_path)
+        pending = [PendingWrite(task_id, name, path, channel, value) for channel, value in writes]
+        self.put_writes(key, checkpoint_id, pending)
 
     # LangGraph's checkpointer reads (``CheckpointTuple``s); kept last: ``list`` is a name.
     get_tuple = _tuples.get_tuple

@@ -13,18 +13,22 @@ even their ``custom`` chunks).
 Streaming subgraphs, or the ``custom`` or ``messages`` mode, the caller gets each event
 as it settles, while the step that made it still runs (:func:`live_events`: a subgraph's
 updates, custom chunks as a node writes them, a graph's own parallel tasks as they finish,
-see :mod:`._finish_order`). Other streams get a step's events when the step ends (in the
-same order).
+see :mod:`._finish_order`). So does every ``astream`` of a root graph, as LangGraph's
+(a parallel task's update comes while the others still run; a reader closing the stream
+then cancels them). Other streams get a step's events when the step ends (in the same
+order).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
 import queue
 import threading
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -39,7 +43,10 @@ __all__ = [
 ]  # fmt: skip
 
 Event = tuple[Any, ...]
+log = logging.getLogger("sgdebug.runtime")
 POLL_S = 0.01
+CLOSED = "sgdebug: the stream was closed"
+"""The message of the cancellation of a step whose stream its reader closed."""
 """How often ``astream`` looks for a running step's events (seconds)."""
 
 
@@ -137,12 +144,16 @@ def stream_events(step: Callable[[], str], emit: Emitter) -> Iterator[Event]:
             return
 
 
-async def astream_events(step: Callable[[], Awaitable[str]], emit: Emitter) -> AsyncIterator[Event]:
-    """:func:`stream_events` for ``astream``."""
-    if _live(emit):
+async def astream_events(
+    step: Callable[[], Awaitable[str]], emit: Emitter
+) -> AsyncGenerator[Event, None]:
+    """:func:`stream_events` for ``astream``: a root run's events always as they settle
+    (as LangGraph, a parallel task's update comes while the others still run)."""
+    if emit.forward is None:
         sink = emit.forward = LiveSink(emit.modes)
-        async for event in alive_events(step, sink):
-            yield event
+        async with aclosing(alive_events(step, sink)) as events:  # (closed with this one)
+            async for event in events:
+                yield event
         return
     while True:
         try:
@@ -206,18 +217,31 @@ class _Stepper(threading.Thread):
             return None
 
 
-async def alive_events(step: Callable[[], Awaitable[str]], sink: LiveSink) -> AsyncIterator[Event]:
-    """:func:`live_events` for ``astream``: each step is a task on the running loop."""
+async def alive_events(
+    step: Callable[[], Awaitable[str]], sink: LiveSink
+) -> AsyncGenerator[Event, None]:
+    """:func:`live_events` for ``astream``: each step is a task on the running loop. As
+    LangGraph, a stream its reader closes mid-step (or whose reader is cancelled) cancels
+    the step's tasks (:data:`CLOSED` tells the step which of the two it was)."""
     while True:
         task = asyncio.ensure_future(step())
+        why = None
         try:
             while not task.done():
                 await asyncio.wait({task}, timeout=POLL_S)
                 for event in sink.take():
                     yield event
+        except GeneratorExit:
+            why = CLOSED
+            raise
         finally:
-            if not task.done():  # closed mid-step: the step finishes first
+            if not task.done():
+                task.cancel(why)
                 await asyncio.wait({task})
+                if not task.cancelled() and (error := task.exception()) is not None:
+                    # (what failed as it stopped, e.g. its exit save: LangGraph lets the
+                    # stream close without raising it; it is logged, not lost)
+                    log.warning("the closed stream's run failed as it stopped", exc_info=error)
         for event in sink.take():
             yield event
         if task.result() != "running":

@@ -6,7 +6,7 @@ and restores runs), so a run talks to its recorder through this protocol only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -42,6 +42,9 @@ class Journal(Protocol[RunT]):
 
     head: CheckpointId | None
     """The checkpoint the run is at (``None`` before the first save)."""
+    astore: Callable[[], Awaitable[None]] | None
+    """For an async run whose saver stores through its own ``aput``/``aput_writes``: awaits
+    the stores made since (the run calls it between phases and when it ends); else ``None``."""
 
     @property
     def mutations(self) -> Sequence[Mutation]:

@@ -15,9 +15,9 @@ from concurrent.futures import CancelledError
 from functools import partial
 
 from sgdebug.runtime._constants import INTERRUPT
-from sgdebug.runtime.engine._aexecutor import arun_tasks
 from sgdebug.runtime.engine._apply import lone_writes, step_writes
-from sgdebug.runtime.engine._cached import aremember, areplay, remember, replay
+from sgdebug.runtime.engine._async_run import aadvance, aexecute
+from sgdebug.runtime.engine._cached import remember, replay
 from sgdebug.runtime.engine._calling import arun_task, run_task
 from sgdebug.runtime.engine._context import SCOPE, TaskScope
 from sgdebug.runtime.engine._drain import check_drain
@@ -75,19 +75,9 @@ class Run(RunState):
             SCOPE.reset(token)
 
     async def aadvance(self, *, one_step: bool = False) -> Status:
-        """:meth:`advance` for ``ainvoke``/``astream``: async nodes run on the event loop."""
-        self.status = "running"
-        self.breakpoint = None
-        try:
-            while True:
-                status = self._settle(one_step, inline=False)
-                if status is None:
-                    status = self._after_execute(await self.aexecute())
-                if status is not None:
-                    return self._ended(status)
-        except BaseException:
-            self._ended("error")
-            raise
+        """:meth:`advance` for ``ainvoke``/``astream``: async nodes run on the event loop
+        (see :mod:`._async_run`)."""
+        return await aadvance(self, one_step)
 
     def _ended(self, status: Status) -> Status:
         """With ``durability="exit"``, a run that stopped (not paused) stores where it is;
@@ -331,22 +321,7 @@ class Run(RunState):
 
     async def aexecute(self) -> bool:
         """:meth:`execute` on the event loop."""
-        pending, keyed = self._pending(), None
-        if self.graph.cache is not None:
-            pending, keyed = await areplay(self, pending)
-        limit, timeout = self.options.config.get("max_concurrency"), self.graph.step_timeout
-        order = finish_order(self, pending)
-        here, arun = order.wrap(partial(run_task, self)), order.awrap(self.arun_task)
-        late = await arun_tasks(here, arun, pending, limit, timeout)
-        if late:
-            import asyncio
-
-            # (LangGraph's async message is empty)
-            ran = order.unstreamed(pending)
-            self._step_timed_out(ran, late, TimeoutError(), asyncio.CancelledError())
-        if keyed:
-            await aremember(self, keyed)
-        return self.finish_execute(pending, order.close())
+        return await aexecute(self)
 
     def _step_timed_out(
         self, ran: Sequence[Task], late: Sequence[Task], error: Exception, cancel: BaseException

@@ -1,0 +1,124 @@
+"""LangGraph's async write API on sgdebug's savers: ``aput`` and ``aput_writes``.
+
+A checkpointer written LangGraph's way overrides ``aput(config, checkpoint, metadata,
+new_versions)`` or ``aput_writes(config, writes, task_id, task_path)`` and calls the base
+class's to store. An async run whose saver overrides either stores through them (see
+``persist._async_face``): it hands over the checkpoint it made as an
+:class:`OfferedCheckpoint` (a LangGraph checkpoint dict that also carries sgdebug's record
+and blobs) and a task's writes as :class:`OfferedWrites`; the base implementations
+store those, so nothing is converted twice and append-deltas are kept.
+
+A checkpoint dict sgdebug did not make (a saver building its own) cannot be filed as a
+record yet: ``aput`` refuses it by name rather than storing something else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from sgdebug.runtime.checkpoint._keys import split_thread_key, thread_key
+
+if TYPE_CHECKING:
+    from sgdebug.runtime.checkpoint.base import Blob, CheckpointRecord
+
+__all__ = [
+    "OfferedCheckpoint",
+    "OfferedWrites",
+    "config_for",
+    "key_of",
+    "offered_record",
+    "task_path_text",
+    "writes_task",
+]
+
+_PULL = "__pregel_pull"
+
+
+class OfferedCheckpoint(dict[str, Any]):
+    """A LangGraph checkpoint dict made by a run, with the record and blobs it stands for."""
+
+    __slots__ = ("blobs", "record")
+
+    def __init__(
+        self, view: Mapping[str, Any], record: CheckpointRecord, blobs: Mapping[str, Blob]
+    ) -> None:
+        super().__init__(view)
+        self.record = record
+        """The checkpoint as sgdebug stores it."""
+        self.blobs = blobs
+        """Its new blobs (blob id -> blob)."""
+
+
+class OfferedWrites(list[tuple[str, Any]]):
+    """One task's ``(channel, value)`` writes, with the task's name and path."""
+
+    __slots__ = ("path", "task_name")
+
+    def __init__(
+        self, writes: Sequence[tuple[str, Any]], task_name: str, path: tuple[Any, ...]
+    ) -> None:
+        super().__init__(writes)
+        self.task_name = task_name
+        self.path = path
+
+
+def task_path_text(path: tuple[Any, ...]) -> str:
+    """A task path as LangGraph's savers receive it (``"~__pregel_pull, node"``)."""
+    return "~" + ", ".join(str(part) for part in path)
+
+
+def config_for(key: str, checkpoint_id: str | None) -> dict[str, Any]:
+    """The config naming the checkpoint ``checkpoint_id`` of the saver key ``key`` (its
+    thread and namespace only, without ``checkpoint_id`` when it is ``None``)."""
+    thread_id, ns = split_thread_key(key)
+    configurable: dict[str, Any] = {"checkpoint_ns": ns, "thread_id": thread_id}
+    if checkpoint_id is not None:
+        configurable["checkpoint_id"] = checkpoint_id
+    return {"configurable": configurable}
+
+
+def key_of(config: Mapping[str, Any]) -> tuple[str, str | None]:
+    """The saver key (thread and namespace) and the checkpoint id ``config`` names."""
+    configurable = config.get("configurable") or {}
+    thread_id = configurable.get("thread_id")
+    if thread_id is None:
+        raise ValueError("a checkpointer call needs config['configurable']['thread_id']")
+    ns = str(configurable.get("checkpoint_ns") or "")
+    return thread_key(str(thread_id), ns), configurable.get("checkpoint_id")
+
+
+def offered_record(
+    saver: object, checkpoint: Mapping[str, Any]
+) -> tuple[CheckpointRecord, Mapping[str, Blob]]:
+    """The record and blobs ``aput`` stores for ``checkpoint`` (made by a run: an
+    :class:`OfferedCheckpoint`)."""
+    if not isinstance(checkpoint, OfferedCheckpoint):
+        raise NotImplementedError(
+            f"{type(saver).__name__}.aput: storing a checkpoint dict that sgdebug's runtime "
+            "did not make (pass on the one your aput received)"
+        )
+    return checkpoint.record, checkpoint.blobs
+
+
+def writes_task(
+    config: Mapping[str, Any], writes: Sequence[tuple[str, Any]], task_path: str
+) -> tuple[str, str, str, tuple[Any, ...]]:
+    """For ``aput_writes``: the saver key and checkpoint id ``config`` names, and the name
+    and path of the task that wrote ``writes``."""
+    key, checkpoint_id = key_of(config)
+    if checkpoint_id is None:
+        raise ValueError("aput_writes needs config['configurable']['checkpoint_id']")
+    if isinstance(writes, OfferedWrites):
+        return key, checkpoint_id, writes.task_name, writes.path
+    return key, checkpoint_id, *_pulled(task_path)
+
+
+def _pulled(task_path: str) -> tuple[str, tuple[Any, ...]]:
+    """The node name and path of a pulled node's task from LangGraph's path text."""
+    parts = task_path.removeprefix("~").split(", ")
+    if len(parts) == 2 and parts[0] == _PULL:
+        return parts[1], (_PULL, parts[1])
+    raise NotImplementedError(
+        f"aput_writes: writes of the task at {task_path!r} not handed over by sgdebug's runtime"
+    )
