@@ -458,17 +458,7 @@ def test_fast_nodes_of_nested_steps_waiting_for_siblings_in_a_full_pool(
     inner = inner_graph.compile()
     _proven_fast(inner)
 
-    def sub(key: str) -> Callable[[S], dict[str, Any]]:
-        def run(state: S) -> dict[str, Any]:
-            time.sleep(0.001)  # (slow: the outer step is pooled)
-            return {"started": inner.invoke({"key": key, "started": []})["started"]}
-
-        return run
-
-    outer = StateGraph(S)
-    for key in events:
-        outer.add_node(key, sub(key)).add_edge(START, key)
-    graph = outer.compile()
+    graph = _running_each(inner, list(events), slow=True)
     with _pool_of(monkeypatch, 2):
         got = _guarded(lambda: graph.invoke({"started": []}))
     assert sorted(got["started"]) == sorted(NAMES * 6)
@@ -538,16 +528,7 @@ def test_slow_nodes_of_nested_steps_meeting_at_a_barrier_in_a_full_pool(
         inner_graph.add_node(name, node(name)).add_edge(START, name)
     inner = inner_graph.compile()
 
-    def sub(key: str) -> Callable[[S], dict[str, Any]]:
-        def run(state: S) -> dict[str, Any]:
-            return {"started": inner.invoke({"key": key, "started": []})["started"]}
-
-        return run
-
-    outer = StateGraph(S)
-    for key in barriers:
-        outer.add_node(key, sub(key)).add_edge(START, key)
-    graph = outer.compile()
+    graph = _running_each(inner, list(barriers))
     with _pool_of(monkeypatch, 2):
         got = _guarded(lambda: graph.invoke({"started": []}))
     assert sorted(got["started"]) == sorted(NAMES[:3] * 6)
@@ -585,3 +566,21 @@ def test_the_watchdog_sleeps_once_no_step_runs() -> None:
     _proven_fast(waiting)
     assert _guarded(lambda: waiting.invoke({"started": []})) == {"started": NAMES}
     assert saw == [True]
+
+
+def _running_each(inner: Any, keys: list[str], *, slow: bool = False) -> Any:
+    """START -> a node per key, each running ``inner`` on its own key (``slow``: after a
+    millisecond's sleep, so the outer step is pooled)."""
+
+    def sub(key: str) -> Callable[[S], dict[str, Any]]:
+        def run(state: S) -> dict[str, Any]:
+            if slow:
+                time.sleep(0.001)
+            return {"started": inner.invoke({"key": key, "started": []})["started"]}
+
+        return run
+
+    outer = StateGraph(S)
+    for key in keys:
+        outer.add_node(key, sub(key)).add_edge(START, key)
+    return outer.compile()
