@@ -16,7 +16,6 @@ from functools import partial
 
 from sgdebug.runtime._constants import INTERRUPT
 from sgdebug.runtime.engine._apply import lone_writes, step_writes
-from sgdebug.runtime.engine._async_run import aadvance, aexecute
 from sgdebug.runtime.engine._cached import remember, replay
 from sgdebug.runtime.engine._calling import arun_task, run_task
 from sgdebug.runtime.engine._context import SCOPE, TaskScope
@@ -77,6 +76,8 @@ class Run(RunState):
     async def aadvance(self, *, one_step: bool = False) -> Status:
         """:meth:`advance` for ``ainvoke``/``astream``: async nodes run on the event loop
         (see :mod:`._async_run`)."""
+        from sgdebug.runtime.engine._async_run import aadvance  # (async runs only: not at start)
+
         return await aadvance(self, one_step)
 
     def _ended(self, status: Status) -> Status:
@@ -321,6 +322,8 @@ class Run(RunState):
 
     async def aexecute(self) -> bool:
         """:meth:`execute` on the event loop."""
+        from sgdebug.runtime.engine._async_run import aexecute
+
         return await aexecute(self)
 
     def _step_timed_out(
