@@ -355,19 +355,28 @@ def _guarded(call: Callable[[], Any]) -> Any:
     return got[0]
 
 
+class _FirstWaits:
+    """A node body: the first of :data:`NAMES` waits (10 s at most) for the second to run;
+    :attr:`saw` says, for each wait, whether it came."""
+
+    def __init__(self) -> None:
+        self.second_ran = threading.Event()
+        self.saw: list[bool] = []
+
+    def __call__(self, name: str) -> None:
+        if name == NAMES[0]:
+            self.saw.append(self.second_ran.wait(10))
+        elif name == NAMES[1]:
+            self.second_ran.set()
+
+
 def test_a_fast_node_that_waits_for_a_later_sibling_does_not_hang() -> None:
     """The first of a step of proven-fast nodes waits, this time, for the second to set an
     Event (LangGraph runs each task in a thread of its own). The rest of the step is handed
     to the pool, still in the step's order, and the waiting node counts as slow (it
     waited 10 s in vain, then the second ran, one after the other)."""
-    second_ran = threading.Event()
-    saw: list[bool] = []
-
-    def body(name: str) -> None:
-        if name == NAMES[0]:
-            saw.append(second_ran.wait(10))
-        elif name == NAMES[1]:
-            second_ran.set()
+    body = _FirstWaits()
+    saw = body.saw
 
     starts = _Starts(body)
     graph = _fan(starts.node)
@@ -382,18 +391,15 @@ def test_a_fast_node_that_waits_for_a_later_sibling_does_not_hang() -> None:
 def test_fast_nodes_waiting_for_siblings_under_max_concurrency() -> None:
     """The handed-off tasks keep ``max_concurrency``: the waiting task holds one slot, so
     with two its sibling still runs beside it, and no more than two run at once."""
-    second_ran = threading.Event()
-    saw: list[bool] = []
+    waits = _FirstWaits()
+    saw = waits.saw
     running, most, lock = [0], [0], threading.Lock()
 
     def body(name: str) -> None:
         with lock:
             running[0] += 1
             most[0] = max(most[0], running[0])
-        if name == NAMES[0]:
-            saw.append(second_ran.wait(10))
-        elif name == NAMES[1]:
-            second_ran.set()
+        waits(name)
         with lock:
             running[0] -= 1
 
@@ -553,14 +559,8 @@ def test_the_watchdog_sleeps_once_no_step_runs() -> None:
 
     threading.Thread(target=wait_for_sleep, daemon=True).start()
     assert asleep.wait(10)  # (a guard: it goes to sleep within a look or two)
-    second_ran = threading.Event()
-    saw: list[bool] = []
-
-    def body(name: str) -> None:
-        if name == NAMES[0]:
-            saw.append(second_ran.wait(10))
-        elif name == NAMES[1]:
-            second_ran.set()
+    body = _FirstWaits()
+    saw = body.saw
 
     waiting = _fan(_Starts(body).node)
     _proven_fast(waiting)
