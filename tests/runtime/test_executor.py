@@ -95,19 +95,30 @@ def test_a_steps_tasks_all_run_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     assert starts.order == NAMES and not barrier.broken
 
 
+class _Counting:
+    """A node body running ``inner`` that counts how many run at once; :attr:`most` holds
+    the highest count (a one-item list, as the tests read it)."""
+
+    def __init__(self, inner: Callable[[str], None]) -> None:
+        self.inner = inner
+        self.running = 0
+        self.most = [0]
+        self.lock = threading.Lock()
+
+    def __call__(self, name: str) -> None:
+        with self.lock:
+            self.running += 1
+            self.most[0] = max(self.most[0], self.running)
+        try:
+            self.inner(name)
+        finally:
+            with self.lock:
+                self.running -= 1
+
+
 def test_start_order_holds_under_max_concurrency() -> None:
-    running: list[int] = [0]
-    most = [0]
-    lock = threading.Lock()
-
-    def body(name: str) -> None:
-        with lock:
-            running[0] += 1
-            most[0] = max(most[0], running[0])
-        _slow(name)
-        with lock:
-            running[0] -= 1
-
+    body = _Counting(_slow)
+    most = body.most
     starts = _Starts(body)
     graph = _fan(starts.node)
     for _ in range(3):
@@ -393,16 +404,8 @@ def test_fast_nodes_waiting_for_siblings_under_max_concurrency() -> None:
     with two its sibling still runs beside it, and no more than two run at once."""
     waits = _FirstWaits()
     saw = waits.saw
-    running, most, lock = [0], [0], threading.Lock()
-
-    def body(name: str) -> None:
-        with lock:
-            running[0] += 1
-            most[0] = max(most[0], running[0])
-        waits(name)
-        with lock:
-            running[0] -= 1
-
+    body = _Counting(waits)
+    most = body.most
     starts = _Starts(body)
     graph = _fan(starts.node)
     _proven_fast(graph)
