@@ -496,7 +496,7 @@ def _send_program(arg_type: type, checkpointer: Any = None) -> Any:
     def read(arg: Any) -> dict[str, Any]:
         return {"read": [arg.doc]}
 
-    builder = StateGraph(Docs)
+    builder: Any = StateGraph(Docs)  # (``read`` takes the Send's argument, not Docs)
     builder.add_node("read", read)
     builder.add_conditional_edges(START, fan, ["read"])
     return builder.compile(checkpointer=checkpointer)
