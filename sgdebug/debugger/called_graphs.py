@@ -27,10 +27,14 @@ if TYPE_CHECKING:
     from sgdebug.inspect import ChannelRow
     from sgdebug.runtime import StateSnapshot
 
-__all__ = ["CalledGraph", "called_graph", "called_graphs", "graph_fits", "snapshot_rows"]
+__all__ = [
+    "CalledGraph", "called_graph", "called_graphs", "called_note", "graph_fits", "snapshot_rows",
+]  # fmt: skip
 
 _GRAPH_METHODS = ("get_state", "stream", "invoke")
 """What the type of a compiled graph (either engine's) has."""
+_DEFAULT_NAME = "LangGraph"
+"""The name a graph compiled without one gets (on both engines)."""
 _MAX_UNWRAP = 16
 """How many callables (wrappers, the helper functions the node's function names) are looked
 through (a cycle stops there)."""
@@ -205,3 +209,28 @@ def snapshot_rows(snapshot: StateSnapshot) -> tuple[ChannelRow, ...]:
             )
         )  # fmt: skip
     return tuple(rows)
+
+
+def called_note(graph: Any, path: str) -> str:
+    """What a refusal of the node path ``path`` adds when its first node is a plain node
+    of ``graph`` whose function invokes a compiled graph (empty otherwise): paths name the
+    nodes of subgraphs added as nodes only."""
+    node = path.split("/", 1)[0]
+    if subgraph_of_node(graph, node):
+        return ""
+    found = called_graphs(graph, node)
+    if not found:
+        return ""
+    names = [str(getattr(g, "name", "")) for g in found]
+    named = ", ".join(repr(n) for n in names if n and n != _DEFAULT_NAME)
+    what = f"compiled graph {named}" if len(found) == 1 and named else "a compiled graph"
+    return (
+        f" ({node} is a plain node whose function invokes {what}: the run stops in that "
+        "graph's frame at an interrupt() inside it, but a path names only the nodes and "
+        "channels of a subgraph added as a node)"
+    )
+
+
+def subgraph_of_node(graph: Any, node: str) -> bool:
+    """Whether node ``node`` of ``graph`` is itself a compiled graph."""
+    return is_compiled_graph(node_action(graph, node))

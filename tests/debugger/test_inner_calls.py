@@ -116,3 +116,21 @@ def test_a_graph_that_calls_no_subgraph_gets_no_emitter_and_one_that_calls_one_d
     assert SubgraphUse(calls_review("native").engine.graph).emitter() is not None
     hidden = SubgraphUse(calls_review("native", hidden=True).engine.graph)
     assert not hidden.runs and hidden.emitter() is None
+
+
+@on_both
+def test_a_path_into_a_called_subgraph_is_refused_saying_what_the_node_does(
+    engine: EngineName,
+) -> None:
+    session = calls_review(engine)
+    ok(session, "restart")
+    said = (
+        "(call_sub is a plain node whose function invokes compiled graph 'review_sub': the run "
+        "stops in that graph's frame at an interrupt() inside it, but a path names only the "
+        "nodes and channels of a subgraph added as a node)"
+    )
+    for line in ("break before call_sub/review", "until call_sub/write", "watch call_sub/draft",
+                 "open call_sub"):  # fmt: skip
+        assert refused(session, line).message.endswith(said), line
+    assert refused(session, "until finish/x").message.endswith("names no node (the graph has none)")
+    assert [bp.number for bp in session.breakpoints] == [0]  # nothing was added
