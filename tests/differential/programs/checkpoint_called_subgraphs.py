@@ -64,6 +64,11 @@ def _inner(graph: Any) -> Any:
     return attempt(read)
 
 
+def _tasks(graph: Any, inp: Any) -> Any:
+    """``stream(inp, stream_mode="tasks", subgraphs=True)``: every graph's task events."""
+    return graph.stream(inp, CFG, stream_mode="tasks", subgraphs=True)
+
+
 def _namespaces(graph: Any) -> Any:
     """The node part of every checkpoint namespace the thread's saver holds."""
     listed = graph.checkpointer.list(CFG)
@@ -76,8 +81,7 @@ def interrupt_in_a_subgraph_a_node_invokes_read_as_a_frame(g: EngineAPI) -> Case
     graph = _calling(g, hidden=False)
 
     def script() -> Script:
-        stream = lambda inp: graph.stream(inp, CFG, stream_mode="tasks", subgraphs=True)  # noqa: E731
-        yield "stream", events(lambda: stream({"topic": "t", "result": ""}))
+        yield "stream", events(lambda: _tasks(graph, {"topic": "t", "result": ""}))
         yield "frame", _inner(graph)
         yield "namespaces", _namespaces(graph)
 
@@ -87,7 +91,7 @@ def interrupt_in_a_subgraph_a_node_invokes_read_as_a_frame(g: EngineAPI) -> Case
 
         yield "edit", attempt(edit)
         yield "edited frame", _inner(graph)
-        yield "resume", events(lambda: stream(g.Command(resume="ok")))
+        yield "resume", events(lambda: _tasks(graph, g.Command(resume="ok")))
         yield "final", attempt(lambda: graph.get_state(CFG).values)
 
     def spec(r: Rec) -> None:
@@ -106,11 +110,10 @@ def a_subgraph_taken_from_a_dict_has_no_frame_but_streams_and_stores(g: EngineAP
     graph = _calling(g, hidden=True)
 
     def script() -> Script:
-        stream = lambda inp: graph.stream(inp, CFG, stream_mode="tasks", subgraphs=True)  # noqa: E731
-        yield "stream", events(lambda: stream({"topic": "t", "result": ""}))
+        yield "stream", events(lambda: _tasks(graph, {"topic": "t", "result": ""}))
         yield "frame", _inner(graph)
         yield "namespaces", _namespaces(graph)
-        yield "resume", events(lambda: stream(g.Command(resume="ok")))
+        yield "resume", events(lambda: _tasks(graph, g.Command(resume="ok")))
         yield "final", attempt(lambda: graph.get_state(CFG).values)
 
     def spec(r: Rec) -> None:
