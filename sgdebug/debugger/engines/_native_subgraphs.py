@@ -72,6 +72,8 @@ class SubgraphUse:
     def __init__(self, graph: Any) -> None:
         self.graph = graph
         self._runs: bool | None = None
+        self._asked: tuple[str, ...] = ()
+        """The asking tasks :meth:`_learn` last looked at (each is looked at once)."""
 
     @property
     def runs(self) -> bool:
@@ -112,13 +114,13 @@ class SubgraphUse:
     def _learn(self, thread_id: str, tasks: tuple[TaskInfo, ...]) -> None:
         """Whether a task that asked ran a subgraph that stored a checkpoint (in the task's
         namespace, ``node:task_id``): then the graph's runs run subgraphs."""
+        asking = tuple(f"{t.name}:{t.id}" for t in tasks if t.interrupts)
+        if asking == self._asked:
+            return
+        self._asked = asking
         saver = self.graph.checkpointer
-        for task in tasks:
-            if task.interrupts and saver.get_record(
-                thread_key(thread_id, f"{task.name}:{task.id}")
-            ):
-                self._runs = True
-                return
+        if any(saver.get_record(thread_key(thread_id, ns)) for ns in asking):
+            self._runs = True
 
 
 def report_inner_tasks(emit: Emitter | None, observer: Observer | None) -> None:
