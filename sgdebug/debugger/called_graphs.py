@@ -3,10 +3,10 @@
 A subgraph added as a node is the node's action itself (:func:`~.subframes.subgraph_of`).
 One the node's function invokes is found from what the function can name without running
 it: the module globals its code names (``co_names``, nested functions' too), its closure
-cells and its default arguments, and so on for the functions among those (a few deep),
-through ``functools.partial``, bound methods (the instance's attributes), ``__wrapped__``
-and LangGraph's ``RunnableCallable`` wrapper; plus what the engine's own detection
-(``nodes[name].subgraphs``, LangGraph's rules) finds.
+cells and its default arguments, and so on for its own module's functions among those (a
+few deep), through ``functools.partial``, bound methods (the instance's attributes),
+``__wrapped__`` and LangGraph's ``RunnableCallable`` wrapper; plus what the engine's own
+detection (``nodes[name].subgraphs``, LangGraph's rules) finds.
 
 A run stopped inside such a subgraph gives its snapshot; :func:`called_graph` keeps the
 candidates whose channels and nodes fit it. Exactly one: that is the frame's graph (its
@@ -105,8 +105,14 @@ def _reachable(action: Any) -> Iterator[Any]:
         if inspect.isfunction(value):
             for named in _named_by(value):
                 yield named
-                if inspect.isfunction(named):  # a helper it calls may call the graph
+                if _helper(named, value):
                     pending.append(named)
+
+
+def _helper(named: Any, fn: Any) -> bool:
+    """Whether ``named`` is a function of ``fn``'s own module (a helper it calls may call
+    the graph; a library's functions are not looked into)."""
+    return inspect.isfunction(named) and named.__module__ == fn.__module__
 
 
 def _wrapped(value: Any) -> list[Any]:

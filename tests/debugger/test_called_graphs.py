@@ -75,7 +75,8 @@ def test_a_graph_in_the_closure_a_default_or_a_helper_is_found(engine: Engine) -
     def by_default(state: Draft, graph: Any = sub) -> Any:
         return graph.invoke(state)
 
-    helper = _from_globals("def node(s):\n    return SUB.invoke(s)", SUB=sub)
+    def helper(state: Draft) -> Any:  # (a function of this module: looked into)
+        return sub.invoke(state)
 
     def via_helper(state: Draft) -> Any:
         return helper(state)
@@ -90,6 +91,12 @@ def test_a_graph_in_the_closure_a_default_or_a_helper_is_found(engine: Engine) -
     partial = functools.partial(lambda state, graph: graph.invoke(state), graph=sub)
     for action in (in_closure, by_default, via_helper, Holder().run, partial):
         assert called_graphs(_parent(engine, action), "call") == (sub,), action
+    elsewhere = _from_globals("def node(s):\n    return SUB.invoke(s)", SUB=sub)
+
+    def via_another_module(state: Draft) -> Any:
+        return elsewhere(state)
+
+    assert called_graphs(_parent(engine, via_another_module), "call") == ()  # (not looked into)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
