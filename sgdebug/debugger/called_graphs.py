@@ -20,7 +20,7 @@ import functools
 import inspect
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from types import CodeType, MethodType
+from types import CodeType, FunctionType, MethodType, ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -33,6 +33,11 @@ __all__ = [
 
 _GRAPH_METHODS = ("get_state", "stream", "invoke")
 """What the type of a compiled graph (either engine's) has."""
+_NOT_GRAPHS = (
+    type, FunctionType, ModuleType, MethodType, functools.partial, str, bytes, int, float,
+    dict, list, tuple, set, frozenset, type(None),
+)  # fmt: skip
+"""What is surely no compiled graph (told apart without reading attributes)."""
 _DEFAULT_NAME = "LangGraph"
 """The name a graph compiled without one gets (on both engines)."""
 _MAX_UNWRAP = 16
@@ -53,7 +58,7 @@ class CalledGraph:
 def is_compiled_graph(value: Any) -> bool:
     """Whether ``value`` is a compiled graph of either engine (read from its type, so no
     user ``__getattr__`` runs)."""
-    if isinstance(value, type) or _static(value, "builder") is None:
+    if isinstance(value, _NOT_GRAPHS) or _static(value, "builder") is None:
         return False
     kind = type(value)
     return all(inspect.getattr_static(kind, n, None) is not None for n in _GRAPH_METHODS)
@@ -116,7 +121,8 @@ def _helper(named: Any, fn: Any) -> bool:
 
 
 def _wrapped(value: Any) -> list[Any]:
-    """The callables ``value`` wraps (and a partial's or bound method's bound values)."""
+    """The callables ``value`` wraps (and a partial's or bound method's bound values: a
+    method's instance and its attributes)."""
     if isinstance(value, functools.partial):
         return [value.func, *value.args, *value.keywords.values()]
     if isinstance(value, MethodType):
@@ -124,7 +130,10 @@ def _wrapped(value: Any) -> list[Any]:
             own = list(vars(value.__self__).values())
         except TypeError:  # (no instance dict: slots)
             own = []
-        return [value.__func__, *own]
+        return [value.__self__, value.__func__, *own]
+    if isinstance(value, FunctionType):
+        wrapped = value.__dict__.get("__wrapped__")
+        return [wrapped] if callable(wrapped) else []
     inner = [_static(value, name) for name in ("func", "__wrapped__")]
     found = [v for v in inner if v is not None and callable(v)]
     if not found and callable(afunc := _static(value, "afunc")):

@@ -65,6 +65,7 @@ def test_a_graph_the_function_names_as_a_global_is_found(engine: Engine) -> None
     assert called_graph(parent, "call", AT_WRITE).graph is sub
 
 
+@pytest.mark.filterwarnings("ignore:The 'config' parameter should be typed")  # (sub.invoke)
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_graph_in_the_closure_a_default_or_a_helper_is_found(engine: Engine) -> None:
     sub = _graph(engine, Draft, "write", "sub")
@@ -89,7 +90,7 @@ def test_a_graph_in_the_closure_a_default_or_a_helper_is_found(engine: Engine) -
             return self.graph.invoke(state)
 
     partial = functools.partial(lambda state, graph: graph.invoke(state), graph=sub)
-    for action in (in_closure, by_default, via_helper, Holder().run, partial):
+    for action in (in_closure, by_default, via_helper, Holder().run, partial, sub.invoke):
         assert called_graphs(_parent(engine, action), "call") == (sub,), action
     elsewhere = _from_globals("def node(s):\n    return SUB.invoke(s)", SUB=sub)
 
