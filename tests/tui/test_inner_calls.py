@@ -85,7 +85,7 @@ def test_when_two_named_graphs_fit_the_frame_shows_its_values_and_says_why() -> 
         await enter_command(app, pilot, "continue")
         crumb = app.query_one(Breadcrumb)
         assert crumb.trail == "parent \u203a call_sub"
-        assert "its graph is not known" in str(crumb.render())
+        assert "graph not known: see Diff" in str(crumb.render())
         assert _rows(app) == [("draft", "(unknown)", "t (written)"), ("verdict", "(unknown)", "")]
         note = str(app.query_one(DiffPane).query_one("Static").render())
         assert "names 2 compiled graphs that fit it ('first', 'second')" in " ".join(note.split())

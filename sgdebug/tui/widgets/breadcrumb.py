@@ -45,5 +45,5 @@ class Breadcrumb(Static):
             hint = f"   < up (one of {count} running at once: up, then `down N` picks one)"
         text.append(hint, style="dim")
         if inner and frame.subgraph is not None and frame.subgraph.note:
-            text.append("   its graph is not known: its snapshot's values (see Diff)", style="dim")
+            text.append("   graph not known: see Diff", style="dim")
         self.update(text)
