@@ -15,19 +15,20 @@ from .engine_scenarios import calls_review, on_both, run, stopped, values
 from .helpers import ok, refused
 
 SCRIPT = (
-    "restart", "continue", "state", "tasks", "up", "state", "tasks", "down",
+    "restart", "continue", "where", "state", "tasks", "up", "state", "tasks", "where", "down",
     "set verdict = 'edited'", "update {'draft': 'shorter'}", "state", "resume 'yes'", "state",
 )  # fmt: skip
 """A user's walk through the stop inside the subgraph and past it."""
 
 
 def _said(session: Session, lines: tuple[str, ...]) -> list[tuple[str, object, tuple[str, ...]]]:
-    """What each line answered (message without interrupt ids, value, task reports)."""
+    """What each line answered (message without interrupt ids, value of `state` and
+    `where`, task reports)."""
     out = []
     for line in lines:
         outcome = ok(session, line)
         message = re.sub(r"id [0-9a-f]+", "id ?", outcome.message)
-        out.append((message, outcome.value if line in ("state",) else None, outcome.ran))
+        out.append((message, outcome.value if line in ("state", "where") else None, outcome.ran))
     return out
 
 
