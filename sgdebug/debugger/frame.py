@@ -284,7 +284,7 @@ def _in_subgraph(frame: Frame, session: Session) -> Frame:
     note = (
         f"The subgraph's steps run inside the parent's step {step}, as one task: "
         "`up` shows the parent's frame and its last diff."
-    )
+    ) + (f"\n{chosen.note}" if chosen.note else "")
     return replace(
         frame, channels=channels, tasks=tasks, step_diff=None, diff_note=note,
         breadcrumb=chosen.label, subgraph=chosen,

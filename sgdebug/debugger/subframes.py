@@ -61,6 +61,9 @@ class SubgraphFrame:
     instance: tuple[int, int] = (1, 1)
     """Which of the subgraphs running beside each other in its parent's step this one is,
     and how many there are (Sends to a subgraph node: ``(2, 3)``, the second of three)."""
+    note: str = ""
+    """Why :attr:`graph` is ``None`` (a subgraph its node's function calls, not found:
+    :mod:`~sgdebug.debugger.called_graphs`); empty when it is known."""
 
     @property
     def name(self) -> str:
@@ -84,8 +87,9 @@ def frame_chain(
     pick = _pick(picks, 0, len(running))
     task = running[pick]
     assert isinstance(task.subgraph, StateSnapshot)
-    graph = subgraph_of(root, task.name)
-    chain = [SubgraphFrame((task.name,), task.subgraph, graph, (pick + 1, len(running)))]
+    graph, note = _graph_of(root, task.name, task.subgraph)
+    instance = (pick + 1, len(running))
+    chain = [SubgraphFrame((task.name,), task.subgraph, graph, instance, note)]
     while True:
         here = chain[-1]
         inner = [t for t in here.snapshot.tasks if isinstance(t.state, StateSnapshot)]
@@ -93,10 +97,26 @@ def frame_chain(
         if not inner:
             return tuple(chain)
         pick = _pick(picks, len(chain), len(inner))
-        task_, graph = inner[pick], subgraph_of(here.graph, inner[pick].name)
+        task_ = inner[pick]
         assert isinstance(task_.state, StateSnapshot)
+        graph, note = _graph_of(here.graph, task_.name, task_.state)
         instance = (pick + 1, len(inner))
-        chain.append(SubgraphFrame((*here.path, task_.name), task_.state, graph, instance))
+        path = (*here.path, task_.name)
+        chain.append(SubgraphFrame(path, task_.state, graph, instance, note))
+
+
+def _graph_of(parent: Any, node: str, snapshot: StateSnapshot) -> tuple[Any, str]:
+    """The compiled graph whose run ``snapshot`` is, under node ``node`` of ``parent``: the
+    node itself, or the one its function calls; else ``None`` and why."""
+    graph = subgraph_of(parent, node)
+    if graph is not None:
+        return graph, ""
+    if parent is None:
+        return None, f"The graph {node} runs is not known (its parent's is not)."
+    from sgdebug.debugger.called_graphs import called_graph
+
+    found = called_graph(parent, node, snapshot)
+    return found.graph, found.note
 
 
 def _pick(picks: Sequence[int], level: int, count: int) -> int:
@@ -141,7 +161,12 @@ def frame_rows(frame: SubgraphFrame) -> tuple[tuple[ChannelRow, ...], tuple[Task
     from sgdebug.inspect import snapshot_channel_rows, task_rows
 
     model = frame_model(frame)
-    channels = snapshot_channel_rows(model, frame.snapshot) if model is not None else ()
+    if model is not None:
+        channels = snapshot_channel_rows(model, frame.snapshot)
+    else:  # (the graph is not known: the snapshot's values, as they are)
+        from sgdebug.debugger.called_graphs import snapshot_rows
+
+        channels = snapshot_rows(frame.snapshot)
     return channels, task_rows(cast("Sequence[Task]", frame_tasks(frame)))
 
 

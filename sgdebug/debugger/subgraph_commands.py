@@ -31,7 +31,10 @@ def open_subgraph(session: Session, path: str) -> Outcome:
     if inner is None:
         subs = [p for p in core.node_paths if subgraph_at(topo, split_path(p)) is not None]
         known = ", ".join(subs) or "none in this graph"
-        return core.refuse("open", f"{path!r} runs no subgraph (subgraphs: {known})")
+        from sgdebug.debugger.called_graphs import called_note
+
+        called = called_note(core.engine.graph, path)
+        return core.refuse("open", f"{path!r} runs no subgraph (subgraphs: {known}){called}")
     names = [n.name for n in inner.nodes if n.name not in (START, END)]
     paths = tuple(join_path((path, name)) for name in names)
     return core.answer("open", paths, f"{path} runs a subgraph of {len(names)} node(s): "

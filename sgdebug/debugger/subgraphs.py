@@ -64,7 +64,7 @@ def node_refusal(core: SessionCore, node: str, *, breakpoint: bool = False) -> s
             return None
         return f"no node named {node!r} (nodes: {', '.join(core.node_names)})"
     if problem := check_path(core.topology, node):
-        return problem
+        return problem + _called(core, node)
     return _engine_refusal(core, node, ()) or _no_checkpoint(core, node, split_path(node)[:-1])
 
 
@@ -93,7 +93,7 @@ def channel_refusal(core: SessionCore, channel: str, condition: str | None = Non
     if problem := check_path(core.topology, where):
         return problem
     if subgraph_at(core.topology, frame) is None:
-        return f"{where!r} runs no subgraph, so {channel!r} names no channel"
+        return f"{where!r} runs no subgraph, so {channel!r} names no channel" + _called(core, where)
     if problem := _engine_refusal(core, channel, ()) or _no_checkpoint(core, channel, frame):
         return problem
     channels = frame_channels(core.engine.graph, frame)
@@ -102,6 +102,12 @@ def channel_refusal(core: SessionCore, channel: str, condition: str | None = Non
     if condition:
         return condition_refusal(core, frame, condition, ("old", "new"))
     return None
+
+
+def _called(core: SessionCore, path: str) -> str:
+    from sgdebug.debugger.called_graphs import called_note
+
+    return called_note(core.engine.graph, path)
 
 
 def _engine_refusal(core: SessionCore, name: str, more: tuple[str, ...]) -> str | None:

@@ -120,3 +120,46 @@ def parallel_reviews(engine: EngineName) -> Session:
     )
     builder.add_edge("review", lg.END)
     return session_on(builder.compile(), engine, {"docs": ["a", "b"]})
+
+
+class Draft(TypedDict):
+    draft: str
+    verdict: str
+
+
+class Topic(TypedDict):
+    topic: str
+    result: str
+
+
+def calls_review(engine: EngineName, *, hidden: bool = False) -> Session:
+    """A node whose function invokes a review subgraph (``sub.invoke(...)``, mapping the
+    parent's schema to the subgraph's), whose second node asks ``interrupt()``. With
+    ``hidden`` the node reaches the subgraph through a dict, out of the lookup's reach."""
+    lg = api(BUILT_WITH[engine])
+
+    def review(state: Draft) -> dict[str, Any]:
+        return {"verdict": str(lg.interrupt({"approve": state["draft"]}))}
+
+    inner = lg.StateGraph(Draft)
+    inner.add_node("write", lambda s: {"draft": s["draft"] + " (written)"})
+    inner.add_node("review", review)
+    inner.add_edge(lg.START, "write")
+    inner.add_edge("write", "review")
+    sub = inner.compile(name="review_sub")
+    graphs = {"review": sub}
+
+    def call_sub(state: Topic) -> dict[str, Any]:
+        out = sub.invoke({"draft": state["topic"], "verdict": ""})
+        return {"result": out["verdict"]}
+
+    def call_hidden(state: Topic) -> dict[str, Any]:
+        out = graphs["review"].invoke({"draft": state["topic"], "verdict": ""})
+        return {"result": out["verdict"]}
+
+    builder = lg.StateGraph(Topic)
+    builder.add_node("call_sub", call_hidden if hidden else call_sub)
+    builder.add_node("finish", lambda s: {"result": s["result"] + "!"})
+    builder.add_edge(lg.START, "call_sub")
+    builder.add_edge("call_sub", "finish")
+    return session_on(builder.compile(), engine, {"topic": "t"})

@@ -30,6 +30,7 @@ from .programs import (  # noqa: F401 - registers the programs
     checkpoint_async_savers,
     checkpoint_bulk,
     checkpoint_cache,
+    checkpoint_called_subgraphs,
     checkpoint_durability,
     checkpoint_failures,
     checkpoint_history,

@@ -130,6 +130,7 @@ class NativeEngine:
         self._seen = 0
         self._preview: _Preview | None = None
         self._hook = _Hook()
+        self._subgraphs = inner.SubgraphUse(self.compiled)  # (tasks reported, frames read)
 
     # -- where the session stands ----------------------------------------------------------
 
@@ -166,8 +167,8 @@ class NativeEngine:
             return self._at().tasks  # (with the subgraph states it stands in)
         found = tuple(task_info(t) for t in self.run.tasks)
         inside = self.run.status == "interrupted"  # (an interrupt or a breakpoint)
-        return inner.with_subgraph_states(
-            self.compiled, self.thread_id, self.checkpoint_id, found, stopped=inside
+        return self._subgraphs.with_states(
+            self.thread_id, self.checkpoint_id, found, stopped=inside
         )
 
     def edit_frame(self, config: Mapping[str, Any], writes: Sequence[tuple[str, Any]]) -> None:
@@ -238,7 +239,7 @@ class NativeEngine:
         if self.recursion_limit is not None:
             config["recursion_limit"] = self.recursion_limit
         try:
-            emit = inner.subgraph_emitter(self.compiled)
+            emit = self._subgraphs.emitter()
             run = self.compiled.start(input, config, hooks=[self._hook], emit=emit)
         except Exception as exc:
             raise EngineRefused(_describe(exc)) from exc
@@ -320,8 +321,7 @@ class NativeEngine:
         snapshot = self.snapshot()
         if snapshot is None:
             return ()
-        saver: BaseCheckpointSaver = self.compiled.checkpointer
-        versions = stored_versions(saver, self.thread_id, self.checkpoint_id)
+        versions = stored_versions(self.compiled.checkpointer, self.thread_id, self.checkpoint_id)
         return snapshot_channel_rows(self.model, snapshot, changes, versions=versions)
 
     def collect_mutations(self) -> list[Mutation]:
@@ -408,7 +408,7 @@ class NativeEngine:
         assert self.thread_id is not None and self.cursor is not None
         if self._preview is None:
             self._preview = _preview(
-                self.compiled, self.thread_id, self.cursor, latest=self.is_latest()
+                self._subgraphs, self.thread_id, self.cursor, latest=self.is_latest()
             )
         return self._preview
 
@@ -458,14 +458,14 @@ def _describe(exc: BaseException) -> str:
 
 
 def _preview(
-    graph: CompiledStateGraph, thread_id: str, checkpoint_id: str, *, latest: bool
+    subgraphs: inner.SubgraphUse, thread_id: str, checkpoint_id: str, *, latest: bool
 ) -> _Preview:
     """The values and pending tasks of a snapshot, with each task's input (and why its
     pending step fails, when the writes stored for it or its inputs do)."""
     config = config_for(thread_id, None if latest else checkpoint_id)
-    snapshot, failed = inspect_state(graph, config)
+    snapshot, failed = inspect_state(subgraphs.graph, config)
     try:
-        planned = graph.next_tasks(config_for(thread_id, checkpoint_id))
+        planned = subgraphs.graph.next_tasks(config_for(thread_id, checkpoint_id))
         inputs = {t.id: (t.input, tuple(t.triggers)) for t in planned}
     except Exception:  # a preview is a nicety: never fail a view on it
         inputs = {}
@@ -473,7 +473,7 @@ def _preview(
         pregel_task_info(t, *inputs.get(t.id, (None, ())), latest=latest) for t in snapshot.tasks
     )
     if latest:  # where the thread stands: inside the subgraphs its pending tasks stopped in
-        tasks = inner.with_subgraph_states(graph, thread_id, checkpoint_id, tasks, stopped=True)
+        tasks = subgraphs.with_states(thread_id, checkpoint_id, tasks, stopped=True)
     metadata = snapshot.metadata or {}
     step = int(metadata.get("step", -1)) + 1
     interrupts = tuple(snapshot.interrupts) if latest else ()

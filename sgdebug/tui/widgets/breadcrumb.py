@@ -44,4 +44,6 @@ class Breadcrumb(Static):
             count = frame.subgraph.instance[1]
             hint = f"   < up (one of {count} running at once: up, then `down N` picks one)"
         text.append(hint, style="dim")
+        if inner and frame.subgraph is not None and frame.subgraph.note:
+            text.append("   graph not known: see Diff", style="dim")
         self.update(text)
