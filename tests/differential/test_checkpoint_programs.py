@@ -28,6 +28,7 @@ from .programs import (  # noqa: F401 - registers the programs
     checkpoint,
     checkpoint_async,
     checkpoint_async_savers,
+    checkpoint_async_saves,
     checkpoint_bulk,
     checkpoint_cache,
     checkpoint_durability,

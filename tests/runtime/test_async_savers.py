@@ -17,7 +17,7 @@ import pytest
 from sgdebug.runtime import StateGraph
 from sgdebug.runtime.checkpoint import InMemorySaver
 from sgdebug.runtime.checkpoint.base import PendingWrite
-from sgdebug.runtime.persist._async_face import AsyncFace, async_stores, face_of
+from sgdebug.runtime.persist._async_face import AsyncFace, AsyncStores, async_stores, face_of
 
 
 class S(TypedDict):
@@ -57,11 +57,20 @@ CFG: dict[str, Any] = {"configurable": {"thread_id": "t"}}
 def test_only_async_runs_of_an_overriding_saver_get_a_face() -> None:
     plain, counting = InMemorySaver(), Counting()
     assert face_of(counting) is counting  # outside an async call
-    with async_stores():
-        assert face_of(plain) is plain
-        face = face_of(counting)
-        assert isinstance(face, AsyncFace) and face.inner is counting
-        assert face_of(face) is face
+
+    async def made() -> None:
+        with async_stores():
+            assert face_of(plain) is plain
+            face = face_of(counting)
+            assert isinstance(face, AsyncFace) and face.inner is counting
+            # a run made in a task of the face's run has a face of its own, reading the
+            # parent's first
+            nested = face_of(face)
+            assert isinstance(nested, AsyncFace) and nested is not face
+            assert nested.inner is counting and nested.reads is face
+        assert face_of(face) is counting  # a sync run made in its task: the saver's put
+
+    asyncio.run(made())
 
 
 def test_a_sync_run_stores_through_put_and_an_async_one_through_aput() -> None:
@@ -92,7 +101,7 @@ def test_the_face_answers_for_what_it_holds_until_drained() -> None:
     graph.invoke({"log": []}, CFG)
     stored = inner.get_record("t")
     assert stored is not None
-    face = AsyncFace(inner)
+    face = AsyncFace(inner, AsyncStores(asyncio.new_event_loop()))
     held = stored._replace(id="ffffffff-held", parent_id=stored.id, step=stored.step + 1)
     face.put(held, {})
     assert face.get_record("t") == held  # the latest, though not stored yet

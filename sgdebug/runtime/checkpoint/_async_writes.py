@@ -64,8 +64,18 @@ class OfferedWrites(list[tuple[str, Any]]):
 
 
 def task_path_text(path: tuple[Any, ...]) -> str:
-    """A task path as LangGraph's savers receive it (``"~__pregel_pull, node"``)."""
-    return "~" + ", ".join(str(part) for part in path)
+    """A task path as LangGraph's savers receive it: ``"~__pregel_pull, node"``, numbers
+    as ten digits (``"~__pregel_push, 0000000000, 0000000000"``), ``""`` for none (the
+    writes of a resuming ``Command``)."""
+    return "" if not path else _path_part(path)
+
+
+def _path_part(part: Any) -> str:
+    if isinstance(part, tuple | list):
+        return "~" + ", ".join(_path_part(p) for p in part)
+    if isinstance(part, int):  # (bool too: False is 0)
+        return f"{part:010d}"
+    return str(part)
 
 
 def config_for(key: str, checkpoint_id: str | None) -> dict[str, Any]:
@@ -116,7 +126,7 @@ def writes_task(
 
 def _pulled(task_path: str) -> tuple[str, tuple[Any, ...]]:
     """The node name and path of a pulled node's task from LangGraph's path text."""
-    parts = task_path.removeprefix("~").split(", ")
+    parts = task_path.removeprefix("~").split(", ")  # (a pulled node's path has no number)
     if len(parts) == 2 and parts[0] == _PULL:
         return parts[1], (_PULL, parts[1])
     raise NotImplementedError(
