@@ -45,6 +45,7 @@ from .programs import (  # noqa: F401 - registers the programs
     checkpoint_subgraph_stops,
     checkpoint_subgraph_streams,
     checkpoint_subgraphs,
+    checkpoint_sync_savers,
     checkpoint_timeouts,
     checkpoint_tuples,
     checkpoint_update,

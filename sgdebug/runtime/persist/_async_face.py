@@ -36,22 +36,14 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from sgdebug.runtime.checkpoint._async_writes import (
-    OfferedCheckpoint,
-    OfferedWrites,
-    config_for,
-    task_path_text,
-)
-from sgdebug.runtime.checkpoint._load import as_langgraph_reads, load_value
-from sgdebug.runtime.checkpoint._tuples import CHECKPOINT_VERSION
 from sgdebug.runtime.checkpoint.base import (
     BaseCheckpointSaver,
     Blob,
     CheckpointRecord,
     PendingWrite,
     TaskWrites,
-    task_id,
 )
+from sgdebug.runtime.persist._offers import checkpoint_offer, task_batches, writes_offers
 
 __all__ = [
     "AsyncFace",
@@ -64,7 +56,6 @@ __all__ = [
 
 _BASE_PUT = BaseCheckpointSaver.aput
 _BASE_WRITES = BaseCheckpointSaver.aput_writes
-_RESERVED = frozenset({"checkpoint_ns", "checkpoint_id", "checkpoint_map", "thread_id"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,18 +111,25 @@ def overrides_async(saver: BaseCheckpointSaver) -> bool:
 
 
 def face_of(saver: BaseCheckpointSaver) -> BaseCheckpointSaver:
-    """What a run made now records itself through: ``saver``, or an :class:`AsyncFace`
-    (see the module docstring)."""
+    """What a run made now records itself through: ``saver``, an :class:`AsyncFace`, or
+    (a saver overriding LangGraph's sync write methods) a ``LangGraphFace`` (see the
+    module docstring and ``persist._sync_face``)."""
+    from sgdebug.runtime.persist._sync_face import LangGraphFace, langgraph_style
+
     stores = _ASYNC_RUN.get()
+    reads = None
     if isinstance(saver, AsyncFace):  # (a run inside an async run's task: a subgraph's)
+        reads = saver
         if stores is None:
             stores = _subgraph_node_stores(saver)
-        if stores is None:
-            return saver.inner
-        return AsyncFace(saver.inner, stores, reads=saver)
-    if stores is None or not overrides_async(saver):
-        return saver
-    return AsyncFace(saver, stores)
+        saver = saver.inner
+    elif isinstance(saver, LangGraphFace):  # (a run inside a sync run's task)
+        saver = saver.inner
+    if stores is not None and overrides_async(saver):
+        return AsyncFace(saver, stores, reads=reads)
+    if langgraph_style(saver):
+        return LangGraphFace(saver)
+    return saver
 
 
 def _subgraph_node_stores(parent: AsyncFace) -> AsyncStores | None:
@@ -210,6 +208,7 @@ class AsyncFace(BaseCheckpointSaver):
         record: CheckpointRecord,
         blobs: Mapping[str, Blob],
         writes: Sequence[TaskWrites] = (),
+        new_versions: Mapping[str, Any] | None = None,
     ) -> None:
         previous = self.get_record(record.thread_id, record.parent_id) if record.parent_id else None
         self._records[(record.thread_id, record.id)] = record
@@ -217,15 +216,10 @@ class AsyncFace(BaseCheckpointSaver):
         self._hold(partial(self._aput, record, blobs, tuple(writes), previous))
 
     def put_writes(
-        self, thread_id: str, checkpoint_id: str, writes: Sequence[PendingWrite]
+        self, thread_id: str, checkpoint_id: str, writes: Sequence[PendingWrite] = (), *_: Any
     ) -> None:
-        by_task: dict[str, list[PendingWrite]] = {}
-        for write in writes:  # (one aput_writes per task, as LangGraph's)
-            by_task.setdefault(write.task_id, []).append(write)
-        for made, own in by_task.items():
-            pairs = [(w.channel, w.value) for w in own]
-            batch = (made, own[0].task_name, own[0].path, pairs)
-            self._hold(partial(self._awrites, thread_id, checkpoint_id, *batch))
+        for offer in writes_offers(thread_id, checkpoint_id, writes, self.stores.configurable):
+            self._hold(partial(self.inner.aput_writes, *offer))
 
     def update_seen(
         self, thread_id: str, checkpoint_id: str, key: str, seen: Mapping[str, int]
@@ -242,73 +236,21 @@ class AsyncFace(BaseCheckpointSaver):
         writes: Sequence[TaskWrites],
         previous: CheckpointRecord | None,
     ) -> None:
-        key, parent = record.thread_id, record.parent_id
-        for batch in writes:  # (recorded against the parent: a put with writes has one)
-            assert parent is not None
-            pairs = [(k, self.inner.decode(v)) for k, v in batch.writes]
-            made = task_id(parent, batch.path)
-            await self._awrites(key, parent, made, batch.task_name, batch.path, pairs)
-        new_versions = {
-            k: v
-            for k, v in record.versions.items()
-            if previous is None or previous.versions.get(k) != v
-        }
-        offered = OfferedCheckpoint(self._view(record, new_versions), record, blobs)
-        metadata = {
-            "source": record.source,
-            "step": record.step,
-            "parents": record.user_metadata.get("parents") or {},
-        }
-        await self.inner.aput(self._config(key, parent), offered, metadata, new_versions)
-
-    async def _awrites(
-        self,
-        key: str,
-        checkpoint_id: str,
-        made: str,
-        name: str,
-        path: tuple[Any, ...],
-        pairs: list[tuple[str, Any]],
-    ) -> None:
-        offered = OfferedWrites(pairs, name, path)
-        config = self._config(key, checkpoint_id)
-        await self.inner.aput_writes(config, offered, made, task_path_text(path))
+        stores = self.stores
+        if writes:  # (recorded against the parent: a put with writes has one)
+            pending = task_batches(self.inner, record, writes)
+            assert record.parent_id is not None
+            for offer in writes_offers(
+                record.thread_id, record.parent_id, pending, stores.configurable
+            ):
+                await self.inner.aput_writes(*offer)
+        run = (stores.channels, stores.configurable)
+        await self.inner.aput(*checkpoint_offer(self, record, blobs, previous, run))
 
     async def _aseen(
         self, thread_id: str, checkpoint_id: str, key: str, seen: Mapping[str, int]
     ) -> None:
         self.inner.update_seen(thread_id, checkpoint_id, key, seen)
-
-    def _config(self, key: str, checkpoint_id: str | None) -> dict[str, Any]:
-        """The config a store names ``checkpoint_id`` of ``key`` with: as LangGraph's, with
-        the run's own ``configurable`` keys too."""
-        config = config_for(key, checkpoint_id)
-        given = self.stores.configurable
-        if given:
-            ids = config["configurable"]
-            mine = {k: v for k, v in given.items() if k not in _RESERVED and k[:2] != "__"}
-            config["configurable"] = {"checkpoint_ns": ids.pop("checkpoint_ns"), **ids, **mine}
-            if checkpoint_id is not None:  # (last, as LangGraph adds it)
-                config["configurable"]["checkpoint_id"] = ids["checkpoint_id"]
-        return config
-
-    def _view(self, record: CheckpointRecord, new_versions: Mapping[str, int]) -> dict[str, Any]:
-        """``record`` as a LangGraph checkpoint dict (its values read back from the face)."""
-        versions, blobs = record.versions, record.blobs
-        order = [k for k in self.stores.channels if k in blobs and k in versions]
-        order += [k for k in versions if k in blobs and k not in order]
-        values = {  # (in the graph's channel order, as LangGraph's)
-            k: as_langgraph_reads(load_value(self, record.thread_id, blobs[k])[0]) for k in order
-        }
-        return {
-            "v": CHECKPOINT_VERSION,
-            "id": record.id,
-            "ts": record.created_at,
-            "channel_values": values,
-            "channel_versions": dict(versions),
-            "versions_seen": {k: dict(v) for k, v in record.versions_seen.items()},
-            "updated_channels": _updated(record),
-        }
 
     # -- reads: what is held first, then the inner saver ----------------------------------
 
@@ -353,14 +295,3 @@ class AsyncFace(BaseCheckpointSaver):
 
 async def _awaited(store: Callable[[], Awaitable[Any]]) -> Any:
     return await store()
-
-
-def _updated(record: CheckpointRecord) -> list[str] | None:
-    """The channels the step that made ``record`` updated, as LangGraph's checkpoint dict
-    lists them: those of the highest version (a step gives every channel it moves the next
-    version) that hold a value (a consumed trigger moved but is empty); ``None`` for an
-    update or a fork, as LangGraph's."""
-    if record.source in ("update", "fork") or not record.versions:
-        return None
-    top = max(record.versions.values())
-    return sorted(k for k, v in record.versions.items() if v == top and k in record.blobs)

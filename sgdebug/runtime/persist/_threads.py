@@ -22,6 +22,7 @@ from sgdebug.runtime.errors import EmptyInputError, InvalidUpdateError
 from sgdebug.runtime.graph._node import Write, return_writes, task_result
 from sgdebug.runtime.persist._payloads import subgraph_config
 from sgdebug.runtime.persist._persist import ERROR, NULL_TASK, RESUME, Persistence, pending_by_task
+from sgdebug.runtime.persist._sync_face import describe_run
 from sgdebug.runtime.persist._update import apply_node_updates, check_several, updates_of_copy
 from sgdebug.runtime.types import Command, Interrupt, PregelTask, StateSnapshot, StateUpdate
 
@@ -74,6 +75,7 @@ def start_run(graph: GraphPlan, run: Run, input: Any, config: Mapping[str, Any])
     saver: BaseCheckpointSaver = graph.checkpointer
     thread_id, checkpoint_id = thread_of(config)
     persist = Persistence(saver, thread_id)
+    describe_run(persist.saver, graph.channel_specs, config)
     record = saver.get_record(thread_id, checkpoint_id)
     resuming = input is None or (isinstance(input, Command) and record is not None)
     if record is None:
@@ -389,6 +391,7 @@ def update_superstep(
     thread_id, checkpoint_id = thread_of(config)
     record = saver.get_record(thread_id, checkpoint_id)
     persist = Persistence(saver, thread_id)
+    describe_run(persist.saver, graph.channel_specs, config)
     run = Run(graph, RunOptions(dict(config), 10007))
     if record is not None:
         parents = record.user_metadata.get("parents")
