@@ -135,3 +135,27 @@ def test_base_aput_writes_takes_a_plain_list_for_a_pulled_node() -> None:
         asyncio.run(saver.aput_writes(config, [("log", ["z"])], "task-2", "~__pregel_push, 0"))
     with pytest.raises(ValueError, match="checkpoint_id"):
         asyncio.run(saver.aput_writes(CFG, [("log", ["z"])], "task-3", "~__pregel_pull, b"))
+
+
+def test_a_store_awaited_at_once_is_refused_on_its_loops_thread() -> None:
+    async def on_the_loop() -> None:
+        stores = AsyncStores(asyncio.get_running_loop(), at_once=True)
+        face = AsyncFace(Counting(), stores)
+        write = PendingWrite("task-1", "b", ("__pregel_pull", "b"), "log", ["z"])
+        with pytest.raises(RuntimeError, match="loop's thread"):  # (waiting would hang it)
+            face.put_writes("t", "some-checkpoint", [write])
+
+    asyncio.run(on_the_loop())
+
+
+def test_aupdate_state_awaits_each_store_on_the_callers_loop() -> None:
+    saver = Counting()
+    graph = _graph(saver)
+    graph.invoke({"log": []}, CFG)
+
+    async def update() -> Any:
+        return await graph.aupdate_state(CFG, {"log": ["u"]}, as_node="a")
+
+    config = asyncio.run(update())
+    assert saver.calls == 1
+    assert graph.get_state(CFG).config == config

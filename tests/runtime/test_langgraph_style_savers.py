@@ -18,6 +18,7 @@ import pytest
 
 from sgdebug.runtime import StateGraph
 from sgdebug.runtime.checkpoint import InMemorySaver, SqliteSaver
+from sgdebug.runtime.checkpoint._tuples import CheckpointTuple
 from sgdebug.runtime.checkpoint.base import BaseCheckpointSaver, PendingWrite
 from sgdebug.runtime.persist._async_face import face_of
 from sgdebug.runtime.persist._sync_face import LangGraphFace, langgraph_style
@@ -121,3 +122,42 @@ def test_langgraphs_own_saver_is_refused_naming_what_to_use() -> None:
         TypeError, match=r"LangGraph's InMemorySaver .*sgdebug\.runtime\.InMemorySaver"
     ):
         builder.compile(checkpointer=TheirSaver())
+
+
+class Narrowing(InMemorySaver):
+    """A ``get_tuple`` override that rebuilds the tuple without its pending writes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    def get_tuple(self, config: Any) -> Any:
+        self.reads += 1
+        found = super().get_tuple(config)
+        return None if found is None else CheckpointTuple(found.config, found.checkpoint, {})
+
+
+class Foreign(InMemorySaver):
+    """A ``get_tuple`` override returning a checkpoint dict of its own."""
+
+    def get_tuple(self, config: Any) -> Any:
+        found = super().get_tuple(config)
+        return None if found is None else found._replace(checkpoint=dict(found.checkpoint))
+
+
+def test_a_run_get_state_and_update_state_read_through_its_get_tuple() -> None:
+    saver = Narrowing()
+    graph = _graph(saver)
+    graph.invoke({"log": []}, CFG)
+    graph.invoke({"log": ["again"]}, CFG)
+    assert saver.reads == 2  # once where each run starts, as LangGraph's
+    assert graph.get_state(CFG).values == {"log": ["a", "b", "again", "a", "b"]}
+    graph.update_state(CFG, {"log": ["edit"]}, as_node="b")
+    assert saver.reads == 4
+
+
+def test_a_tuple_it_built_itself_is_refused_by_name() -> None:
+    graph = _graph(Foreign())
+    graph.invoke({"log": []}, CFG)
+    with pytest.raises(NotImplementedError, match=r"Foreign\.get_tuple"):
+        graph.get_state(CFG)

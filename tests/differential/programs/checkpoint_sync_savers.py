@@ -1,5 +1,5 @@
 """Checkpoint programs: a saver written against LangGraph's ``BaseCheckpointSaver`` API,
-overriding the sync write methods ``put(config, checkpoint, metadata, new_versions)`` and
+overriding the sync methods ``put(config, checkpoint, metadata, new_versions)`` and
 ``put_writes(config, writes, task_id, task_path)`` to log what they get and then calling
 the base class's (the engine's own saver class).
 
@@ -60,7 +60,18 @@ def _logged(g: EngineAPI, log: Log) -> Any:
         log.append(("put_writes", channels, task_path))
         base.put_writes(self, config, writes, task_id, task_path)
 
-    saver.__class__ = type("LoggedSaver", (base,), {"put": put, "put_writes": put_writes})
+    def get_tuple(self: Any, config: Any) -> Any:
+        conf = config["configurable"]
+        keys = sorted(k for k in conf if not k.startswith("__"))
+        log.append(("get_tuple", keys, bool(conf.get("checkpoint_id"))))
+        return base.get_tuple(self, config)
+
+    def list_(self: Any, config: Any, **kwargs: Any) -> Any:
+        log.append(("list", sorted(config["configurable"]), sorted(kwargs)))
+        yield from base.list(self, config, **kwargs)
+
+    methods = {"put": put, "put_writes": put_writes, "get_tuple": get_tuple, "list": list_}
+    saver.__class__ = type("LoggedSaver", (base,), methods)
     return saver
 
 
@@ -97,7 +108,11 @@ def langgraph_style_sync_saver_stores_every_step(g: EngineAPI) -> Case:
         yield "stream", list(graph.stream(g.Command(resume="yes"), cfg))
         yield "stream calls", _taken(log)
         yield "state", snap(graph, cfg)
+        yield "get_state calls", _taken(log)
         yield "history", history(graph, cfg)
+        yield "history calls", _taken(log)
+        yield "older", history(graph, cfg, limit=1, before=graph.get_state(cfg).config)
+        yield "older calls", _taken(log)
         yield "update", graph.update_state(cfg, {"b": "edited"}, as_node="one")
         # (an update's task path is LangGraph's "~__interrupt__, 0000000000", not compared)
         yield "update calls", [(*c[:2], "-") if c[0] == "put_writes" else c for c in _taken(log)]
@@ -108,15 +123,21 @@ def langgraph_style_sync_saver_stores_every_step(g: EngineAPI) -> Case:
 
     def spec(r: Rec) -> None:
         calls = r["calls"]
+        assert calls[0] == ("get_tuple", ["thread_id", "user"], False)
+        calls = calls[1:]
         assert [c[0] for c in calls] == ["put", "put_writes"] * 3
         assert calls[0][1:4] == ("input", -1, ["checkpoint_ns", "thread_id", "user"])
         assert calls[0][4:] == (["__start__"], ["__start__"], ["__start__"])
         assert calls[4][6] == ["a", "b", "z", "branch:to:two"]  # the graph's order
-        assert [c[0] for c in r["stream calls"]] == ["put_writes", "put_writes", "put"]
+        assert [c[0] for c in r["stream calls"]] == ["get_tuple"] + ["put_writes"] * 2 + ["put"]
+        assert [c[0] for c in r["get_state calls"]] == ["get_tuple"]
+        listed = ("list", ["checkpoint_ns", "thread_id", "user"], ["before", "filter", "limit"])
+        assert r["history calls"] == [listed]
         assert r["state"]["values"] == {"a": ["0", "1", "yes"], "b": "x", "z": "done"}
-        assert [c[0] for c in r["update calls"]] == ["put_writes", "put"]
-        assert r["update calls"][1][5] is None  # (an update's updated_channels)
+        assert [c[0] for c in r["update calls"]] == ["get_tuple", "put_writes", "put"]
+        assert r["update calls"][2][5] is None  # (an update's updated_channels)
         assert r["edited"]["values"]["b"] == "edited"
         assert [c[0] for c in r["ainvoke calls"]].count("put") == 4
+        assert r["ainvoke calls"][0][0] == "get_tuple"  # (LangGraph's aget_tuple calls it)
 
     return Case(graph, script=script, spec=spec)
