@@ -161,3 +161,27 @@ def test_a_tuple_it_built_itself_is_refused_by_name() -> None:
     graph.invoke({"log": []}, CFG)
     with pytest.raises(NotImplementedError, match=r"Foreign\.get_tuple"):
         graph.get_state(CFG)
+
+
+class AsyncOnly(Narrowing):
+    """Its sync read refuses an event loop's thread; its async one is its own."""
+
+    def get_tuple(self, config: Any) -> Any:
+        import asyncio
+
+        if asyncio._get_running_loop() is not None:
+            raise RuntimeError("sync get_tuple on the event loop's thread")
+        return super().get_tuple(config)
+
+    async def aget_tuple(self, config: Any) -> Any:
+        return super().get_tuple(config)
+
+
+def test_on_an_event_loop_a_saver_with_its_own_aget_tuple_is_not_read_through_get_tuple() -> None:
+    saver = AsyncOnly()
+    graph = _graph(saver)
+    assert asyncio.run(graph.ainvoke({"log": []}, CFG)) == {"log": ["a", "b"]}
+    assert asyncio.run(graph.aget_state(CFG)).values == {"log": ["a", "b"]}
+    assert saver.reads == 0
+    assert graph.get_state(CFG).values == {"log": ["a", "b"]}  # (off the loop: through it)
+    assert saver.reads == 1

@@ -8,8 +8,9 @@ id) and in ``get_state_history`` (``list``), so sgdebug's runtime does too, ther
 reads everything else (blobs, writes, parents) through its own record API. The tuples the
 base methods return carry their record (``checkpoint`` is an ``OfferedCheckpoint``), which
 is what the run uses; a tuple the saver built itself cannot be read yet and is refused by
-name. A saver without those overrides is read as before, at the cost of one look at its
-class.
+name. On an event loop's thread a saver with its own ``aget_tuple`` / ``alist`` is read
+directly instead (LangGraph would await those, which this synchronous read cannot).
+A saver without those overrides is read as before, at the cost of one look at its class.
 """
 
 from __future__ import annotations
@@ -24,6 +25,21 @@ __all__ = ["listed_records", "read_record"]
 
 _GET_TUPLE = BaseCheckpointSaver.get_tuple
 _LIST = BaseCheckpointSaver.list
+_AGET_TUPLE = BaseCheckpointSaver.aget_tuple
+_ALIST = BaseCheckpointSaver.alist
+
+
+def _own(saver: BaseCheckpointSaver, method: str, base: Any, abase: Any) -> bool:
+    """Whether to read through the saver's own ``method``: it has one, and, on a thread
+    running an event loop (where LangGraph would await the async twin), no async twin of
+    its own (the base twin calls ``method``; an async-only saver's sync one refuses the
+    loop's thread)."""
+    kind = type(saver)
+    if getattr(kind, method) is base:
+        return False
+    import asyncio
+
+    return asyncio._get_running_loop() is None or getattr(kind, "a" + method) is abase
 
 
 def read_record(
@@ -32,7 +48,7 @@ def read_record(
     """The checkpoint ``checkpoint_id`` of the saver key ``key`` (its latest for ``None``),
     read through the saver's own ``get_tuple`` if it has one, given the caller's
     ``config`` (naming that checkpoint), as LangGraph gives it."""
-    if type(saver).get_tuple is _GET_TUPLE:
+    if not _own(saver, "get_tuple", _GET_TUPLE, _AGET_TUPLE):
         return saver.get_record(key, checkpoint_id)
     found = saver.get_tuple(dict(config))
     return None if found is None else _record_of(saver, found, "get_tuple")
@@ -47,7 +63,7 @@ def listed_records(
     """The records the saver's own ``list`` gives for ``key`` (``config``: the caller's,
     naming its thread; ``selection``: ``filter``, ``before`` and ``limit``), newest first;
     ``None`` when it has none (the caller reads the records itself)."""
-    if type(saver).list is _LIST:
+    if not _own(saver, "list", _LIST, _ALIST):
         return None
     ns = config_for(key, None)["configurable"]["checkpoint_ns"]
     given = {**config, "configurable": {**(config.get("configurable") or {}), "checkpoint_ns": ns}}
