@@ -256,6 +256,7 @@ def run(
     attach: AttachOption = None,
     graph: GraphOption = None,
     api_key: ApiKeyOption = None,
+    extra: Annotated[list[str] | None, typer.Argument(hidden=True, show_default=False)] = None,
 ) -> None:  # fmt: skip
     """Run debugger commands headless and print what they show (for scripts and CI).
 
@@ -266,6 +267,9 @@ def run(
     interrupt() for its answer; 130 after Ctrl-C, which interrupts the running node and
     ends the script.
     """
+    if extra:  # `sgdebug run app.py:graph steps.txt`, as pdb would take it
+        fail(f"unexpected argument {extra[0]!r}: the script is given with -s "
+             f"(sgdebug run {target or 'TARGET'} -s {extra[0]})")  # fmt: skip
     lines = read_script(script)
     if attach is not None:
         refuse_with_attach(target, session, engine, recursion_limit, trust)

@@ -42,6 +42,12 @@ def _open(session: Session, args: Mapping[str, Any]) -> Outcome:
     return open_subgraph(session, str(args["node"]))
 
 
+def _where(session: Session, args: Mapping[str, Any]) -> Outcome:
+    from sgdebug.debugger.where import where
+
+    return where(session)
+
+
 FRAME_COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         name="open",
@@ -85,5 +91,17 @@ FRAME_COMMANDS: tuple[CommandSpec, ...] = (
         key="greater_than_sign",
         label="Down frame",
         key_help="Show the subgraph's frame again",
+    ),
+    CommandSpec(
+        name="where",
+        kind="query",
+        summary="Show where the run stands: each frame's step and tasks, the stop, the snapshot.",
+        help="Like pdb's `where`: one line per graph the run stands in, the root graph "
+        "first, then each subgraph it stopped inside, with the step each is about to run and "
+        "its pending tasks (✓ ran, ⚑ asked through interrupt(), ✗ raised); `>` marks the "
+        "frame `state` and `tasks` show (`up`/`down` move it). Then why the run stopped and "
+        "which snapshot of which thread the session stands at.",
+        run=_where,
+        aliases=("bt",),
     ),
 )

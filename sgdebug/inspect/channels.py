@@ -231,11 +231,14 @@ def snapshot_channel_rows(
     snapshot: StateSnapshot,
     changes: Sequence[LastChange] = (),
     *,
+    versions: Mapping[str, int] | None = None,
     width: int = DEFAULT_WIDTH,
 ) -> tuple[ChannelRow, ...]:
-    """Rows for a stored snapshot: values from ``snapshot.values``, no versions; a row is
+    """Rows for a stored snapshot: values from ``snapshot.values``, versions from
+    ``versions`` when the engine can read them (the stored checkpoint's); a row is
     ``changed`` when its last change is the snapshot's own step (for an ``update``
     snapshot, when the update changed it)."""
+    known = versions or {}
     values = snapshot.values
     step = (snapshot.metadata or {}).get("step")
     last = _lookup(changes)
@@ -249,7 +252,7 @@ def snapshot_channel_rows(
             value = values if name == "__root__" else MISSING
         change = last.get(name)
         fresh = change is not None and change.step == step and (not edits or name in edits)
-        rows.append(_row(name, field, value, _Facts(None, change, fresh), width))
+        rows.append(_row(name, field, value, _Facts(known.get(name), change, fresh), width))
     return tuple(rows)
 
 

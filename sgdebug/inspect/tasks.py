@@ -8,6 +8,8 @@ before / after (``"*"`` marks every node).
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -18,7 +20,14 @@ from sgdebug.runtime._constants import END, PUSH, TASKS
 from sgdebug.runtime.channels import MISSING
 from sgdebug.runtime.types import PregelTask, Send
 
-__all__ = ["ALL_NODES", "TaskRow", "TaskStatus", "snapshot_task_rows", "task_rows"]
+__all__ = [
+    "ALL_NODES",
+    "TaskRow",
+    "TaskStatus",
+    "error_text",
+    "snapshot_task_rows",
+    "task_rows",
+]
 
 ALL_NODES: Final = "*"
 """In a breakpoint set: every node."""
@@ -107,7 +116,7 @@ def _task_row(
         input=task.input,
         input_preview=preview(task.input, width),
         status=status,
-        error=_error_text(task.error),
+        error=error_text(task.error),
         interrupts=tuple(preview(i.value, width) for i in task.interrupts),
         writes=_state_writes(task.writes, width) if ran else (),
         routes=_routes(task.writes) if ran else (),
@@ -138,7 +147,7 @@ def _pregel_row(
     elif task.result is not None:
         status = "done"
     result = task.result if isinstance(task.result, dict) else {}
-    error = _error_text(task.error)
+    error = error_text(task.error)
     return TaskRow(
         id=task.id,
         name=task.name,
@@ -163,11 +172,30 @@ def _marked(name: str, nodes: frozenset[str]) -> bool:
     return name in nodes or ALL_NODES in nodes
 
 
-def _error_text(error: BaseException | str | None) -> str | None:
-    """``Type: message``; LangGraph's snapshots (and so its engine's tasks) hold the text."""
-    if error is None or isinstance(error, str):
+def error_text(error: BaseException | str | None) -> str | None:
+    """``Type: message``, for an exception or for the ``repr`` of one that LangGraph's
+    snapshots (and so its engine's tasks) hold: ``"ValueError('no')"`` is
+    ``ValueError: no``, as the native engine's exception shows; other text as it is."""
+    if error is None:
+        return None
+    if not isinstance(error, str):
+        return f"{type(error).__name__}: {error}"
+    found = _REPR.fullmatch(error)
+    if found is None:
         return error
-    return f"{type(error).__name__}: {error}"
+    name, quoted = found.groups()
+    try:
+        message = ast.literal_eval(quoted)  # (a string literal only: nothing runs)
+    except (ValueError, SyntaxError):
+        return error
+    if not isinstance(message, str):
+        return error
+    # (``str(KeyError(k))`` is ``repr(k)``: the native engine shows it quoted)
+    return f"{name}: {quoted if name.rpartition('.')[2] == 'KeyError' else message}"
+
+
+_REPR = re.compile(r"([A-Za-z_][\w.]*)\(('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\)", re.S)
+"""An exception's ``repr`` with one string argument: ``ValueError('no')``."""
 
 
 def _writers(record: CommitRecord | None) -> dict[str, tuple[Any, ...]]:

@@ -3,6 +3,23 @@
 Porting a LangGraph program is a change of imports::
 
     from sgdebug.runtime import END, START, StateGraph
+
+The layout, top down (each layer imports only those below it; ``lint-imports`` keeps it so):
+
+* The façade: ``_state_graph`` (the ``StateGraph`` builder, checked and compiled),
+  ``_compiled`` (``CompiledStateGraph``: ``invoke``/``stream``/``get_state``/..., over a
+  frozen plan of the graph; explicit keywords, an unsupported one refused by name through
+  ``_keywords``), with ``_compiled_api``, ``_compiled_state``, ``_runnable_graph``,
+  ``_stream_out``, ``_subgraph_runs`` and the drawing (``_draw*``, ``_schema_json``).
+* ``persist``: saving a run's checkpoints, loading them back, threads and ``update_state``.
+* ``engine``: ``Run``, the phase machine with one superstep loop; planning and applying
+  writes as free functions; task calling, executors, streaming; ``PauseHook`` and the
+  read-only ``RunView`` hooks see a run through.
+* ``graph``: the compiled plan (nodes, readers, edges, schemas) the engine runs.
+* ``channels``, ``checkpoint`` (the savers and their records), ``managed``, ``cache``,
+  ``store``, ``types``, ``errors``: the pieces every layer above uses.
+
+Each sub-package's docstring says which of its modules owns what.
 """
 
 from __future__ import annotations

@@ -54,6 +54,19 @@ def test_a_command_name_without_its_target_is_a_usage_error(sgdebug: Sgdebug) ->
     assert "Missing argument 'TARGET'" in result.stderr
 
 
+def test_a_script_given_as_a_second_argument_is_refused_with_the_option_to_use(
+    sgdebug: Sgdebug, write: Write
+) -> None:
+    write("steps.txt", "continue\n")
+
+    result = sgdebug("run", "app:graph", "steps.txt")
+
+    assert result.returncode == 2
+    assert "unexpected argument 'steps.txt'" in result.stderr
+    assert "sgdebug run app:graph -s steps.txt" in result.stderr
+    assert result.stdout == ""  # nothing ran
+
+
 def test_repl_reads_piped_commands(sgdebug: Sgdebug) -> None:
     result = sgdebug("repl", "app:graph", stdin="state\nquit\n")
 

@@ -236,6 +236,28 @@ def test_continuing_from_an_old_snapshot_forks_a_second_branch(engine: EngineNam
 
 
 @on_both
+def test_the_channel_table_shows_versions_live_and_at_a_snapshot_gone_back_to(
+    engine: EngineName,
+) -> None:
+    """The ``ver`` column: what a step moved is seen there on both engines, live and on
+    a stored snapshot (LangGraph's ``"000…03.0.52…"`` shown as 3)."""
+    session = sample("linear", engine)
+
+    def versions() -> dict[str, int | None]:
+        return {row.name: row.version for row in session.engine.channel_rows(())}
+
+    run(session, "restart", "step")
+    after_input = versions()
+    run(session, "step")
+    after_node_1 = versions()
+    assert set(after_input) == {"cur_id", "logs"}
+    assert all(isinstance(v, int) for v in after_input.values())
+    assert all((after_node_1[k] or 0) > (after_input[k] or 0) for k in after_input)  # (both moved)
+    run(session, "continue", "goto 2")
+    assert versions() == after_node_1
+
+
+@on_both
 def test_editing_an_old_snapshot_starts_a_branch(engine: EngineName) -> None:
     session = sample("linear", engine)
     run(session, "restart", "continue", "goto 2")

@@ -26,6 +26,7 @@ from langgraph.types import Command, RetryPolicy, interrupt
 
 from sgdebug.debugger import Errored, Event, Session, SessionOptions, TaskInfo, TaskRan
 from sgdebug.debugger.frame import current_frame
+from sgdebug.inspect.tasks import error_text
 from sgdebug.runtime import StateSnapshot
 
 from .helpers import ok, refused
@@ -348,7 +349,7 @@ def test_an_error_in_a_nested_subgraph_shows_each_subgraphs_state() -> None:
     assert [t.name for t in ran(events) if t.error is None] == ["mid/draft"]
 
 
-def test_a_failed_tasks_row_shows_langgraphs_error_text_as_it_is() -> None:
+def test_a_failed_tasks_row_shows_langgraphs_error_text_as_the_native_engine_does() -> None:
     def plan(state: Log) -> dict[str, Any]:
         return {"log": [state["topic"].upper()]}
 
@@ -360,8 +361,10 @@ def test_a_failed_tasks_row_shows_langgraphs_error_text_as_it_is() -> None:
 
     assert ok(session, "continue").status == "error"
     (row,) = current_frame(session).tasks
-    # LangGraph's snapshot holds the error as text: shown as it is ("str: ..." it read once)
-    assert (row.status, row.error) == ("error", "KeyError('topic')")
+    # LangGraph's snapshot holds repr(error): shown as the exception itself would be
+    # (it read "str: ..." once, then "KeyError('topic')")
+    assert (row.status, row.error) == ("error", "KeyError: 'topic'")
+    assert row.error == error_text(KeyError("topic"))
 
 
 def test_retry_after_an_error_in_a_nested_subgraph_ends_as_langgraph_does() -> None:

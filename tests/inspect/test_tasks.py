@@ -8,7 +8,7 @@ from typing import Any, TypedDict
 import pytest
 
 from sgdebug.inspect.preview import preview
-from sgdebug.inspect.tasks import TaskRow, snapshot_task_rows, task_rows
+from sgdebug.inspect.tasks import TaskRow, error_text, snapshot_task_rows, task_rows
 from sgdebug.runtime import START, BaseHook, RunView, StateGraph, Task, interrupt
 from sgdebug.runtime.checkpoint import InMemorySaver
 from sgdebug.sample_graphs import RUNS_ALONE, load
@@ -153,3 +153,15 @@ def test_snapshot_task_rows_show_results() -> None:
     assert all(r.send and r.status == "done" and r.break_after for r in rows)
     assert [k for k, _ in rows[0].writes] == ["counts"]
     assert rows[0].input_preview == "<empty>"
+
+
+def test_error_text_reads_a_stored_repr_as_an_exception_shows() -> None:
+    """LangGraph's snapshots hold ``repr(error)``; the native engine has the exception."""
+    assert error_text(ValueError("no")) == "ValueError: no"
+    assert error_text("ValueError('no')") == "ValueError: no"
+    assert error_text('KeyError("it\'s")') == error_text(KeyError("it's")) == 'KeyError: "it\'s"'
+    assert error_text("TimeoutError('a\\nb')") == "TimeoutError: a\nb"
+    assert error_text("ValueError('x', 2)") == "ValueError('x', 2)"  # (not one string: as it is)
+    assert error_text("something else") == "something else"
+    assert error_text("Boom('__import__(\"os\")')") == 'Boom: __import__("os")'  # (text only)
+    assert error_text(None) is None

@@ -171,6 +171,42 @@ def test_a_node_slow_once_counts_as_fast_again_after_a_run_of_fast_runs(
         assert node.speed <= 0
 
 
+def test_a_node_long_fast_stays_fast_after_one_slow_run_and_not_after_two(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a busy machine a trivial node is now and then preempted mid-run: one slow run
+    after a long record of fast ones keeps its steps in the calling thread; a second
+    before it has proven itself again counts (it waits now), as does one slow run of a
+    node not proven yet."""
+    clock = {"now": 0, "step": 0}
+
+    def fake_ns() -> int:  # each reading ``step`` after the one before
+        clock["now"] += clock["step"]
+        return clock["now"]
+
+    monkeypatch.setattr(time, "perf_counter_ns", fake_ns)
+    node = SimpleNamespace(speed=0)
+    task = cast("Any", SimpleNamespace(node=node))
+
+    def run(ns: int) -> None:
+        clock["step"] = ns
+        _executor._timed(lambda t: None, task)
+
+    slow, fast = _executor.FAST_NS * 10, 1_000
+    for _ in range(_executor.FAST_AGAIN):
+        run(fast)
+    run(slow)  # FAST_AGAIN fast runs are not a long record yet
+    assert node.speed <= 0
+    for _ in range(2 * _executor.FAST_AGAIN + 1):
+        run(fast)
+    run(slow)  # a long record: one slow run is forgiven
+    assert node.speed > 0
+    for _ in range(_executor.FAST_AGAIN - 1):
+        run(fast)
+    run(slow)  # but not a second one so soon
+    assert node.speed <= 0
+
+
 def test_nodes_once_fast_that_wait_for_their_siblings_run_beside_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

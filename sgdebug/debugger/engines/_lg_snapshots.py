@@ -38,6 +38,8 @@ class Snapshots:
         self._stale: dict[str, list[StateSnapshot]] = {}
         """Histories read before the thread was written to: brought up to date from the
         session's new position (see :meth:`history`) instead of read again whole."""
+        self._versions: dict[str, dict[str, int]] = {}
+        """Checkpoint -> its channel versions, as numbers (a stored checkpoint's never change)."""
         self._unplanned: dict[str, Exception] = {}
         """Checkpoint -> why LangGraph cannot plan the step after it (a graph's plan of a
         stored checkpoint never changes: kept across :meth:`forget`)."""
@@ -119,6 +121,17 @@ class Snapshots:
                     raise
                 self._unplanned[checkpoint] = exc
             self._cache[checkpoint] = found
+        return found
+
+    def versions(self, thread_id: str, checkpoint: str) -> dict[str, int]:
+        """The channel versions stored with ``checkpoint`` (the channel table's ``ver``),
+        as numbers: LangGraph's ``"000…0003.0.52…"`` is 3."""
+        found = self._versions.get(checkpoint)
+        if found is None:
+            stored = self._saver.get_tuple(config_for(thread_id, checkpoint))
+            raw = stored.checkpoint.get("channel_versions", {}) if stored is not None else {}
+            found = {key: convert.version_number(v) for key, v in raw.items()}
+            self._versions[checkpoint] = found
         return found
 
     def thread(self, thread_id: str, cursor: str) -> StateSnapshot:

@@ -219,7 +219,13 @@ class LangGraphEngine:
 
     def channel_rows(self, changes: Sequence[LastChange]) -> tuple[ChannelRow, ...]:
         snap = self.snapshot()
-        return () if snap is None else snapshot_channel_rows(self.model, snap, changes)
+        if snap is None:
+            return ()
+        cursor = self.checkpoint_id
+        versions = None
+        if self.thread_id is not None and cursor is not None:
+            versions = self._snaps.versions(self.thread_id, cursor)
+        return snapshot_channel_rows(self.model, snap, changes, versions=versions)
 
     def collect_mutations(self) -> list[Mutation]:
         return []

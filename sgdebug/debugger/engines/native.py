@@ -320,7 +320,12 @@ class NativeEngine:
         snapshot = self.snapshot()
         if snapshot is None:
             return ()
-        return snapshot_channel_rows(self.model, snapshot, changes)
+        record = None
+        if self.thread_id is not None and self.checkpoint_id is not None:
+            saver: BaseCheckpointSaver = self.compiled.checkpointer
+            record = saver.get_record(self.thread_id, self.checkpoint_id)
+        versions = record.versions if record is not None else None
+        return snapshot_channel_rows(self.model, snapshot, changes, versions=versions)
 
     def collect_mutations(self) -> list[Mutation]:
         run = self.run

@@ -168,16 +168,18 @@ def call_task(run: RunView, task: Task, scope: TaskScope) -> list[Write]:
         value = await_sync(value)
     target = run.graph.target
     routes: Sequence[Write] = _NO_ROUTES  # (a Command's goto, a Send)
+    raw: dict[str, Any] | None
     if type(value) is dict and not target.root and target.state_keys.issuperset(value):
         writes = list(value.items())  # the usual value: return_writes(), inlined (a call costs)
+        raw = value
     else:
         routed: list[Write] = []
         writes = return_writes(value, target, routed)
         routes = routed
+        raw = value if isinstance(value, dict) else None
     if scope.pushed:
         writes = scope.pushed + writes
     task.writes = writes
-    raw = value if isinstance(value, dict) else None
     return branch_writes(run, task, writes, raw, [*writes, *routes])  # (one list: all its writes)
 
 

@@ -9,8 +9,11 @@ calling thread; otherwise the calling thread and a pool thread for each other ta
 with the next ones, so tasks that wait for each other all run at once. Results do not
 depend on this: writes are applied in task-path order whatever order tasks finish in. A
 node that runs slow counts as slow until it has run fast :data:`FAST_AGAIN` times in a row:
-a node that waits seldom runs fast again, one that waits often stays in a thread (a single
-preempted run of a trivial node used to send its whole step to the pool for good).
+a node that waits seldom runs fast again, one that waits often stays in a thread. A node
+with more than FAST_AGAIN fast runs in a row stays fast after one slow run, and counts as
+slow at the next one within FAST_AGAIN runs: on a busy machine a trivial node is now and
+then preempted mid-run, and one such run among a fan-out's fifty nodes used to send the
+whole step to the pool, about twice as slow, for the next FAST_AGAIN runs.
 
 A node that was always fast may, one day, wait for a later sibling (an Event, a Barrier, a
 queue the sibling fills): in the calling thread it would wait forever. A watchdog thread
@@ -81,6 +84,8 @@ def _timed(run_task: RunTask, task: Task) -> None:
     node = task.node
     if time.perf_counter_ns() - start < FAST_NS:
         node.speed += 1
+    elif node.speed > FAST_AGAIN:  # proven fast: one slow run may be a preemption
+        node.speed = 1  # (slow again before FAST_AGAIN more fast runs: it waits)
     else:
         node.speed = 1 - FAST_AGAIN  # (positive again after FAST_AGAIN fast runs)
 

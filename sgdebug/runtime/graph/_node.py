@@ -6,7 +6,7 @@ import dataclasses
 import inspect
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from sgdebug.runtime._constants import END, PULL, ROOT, START, TASKS, branch_channel
 from sgdebug.runtime.channels import (
@@ -63,10 +63,7 @@ class Reader:
         """The value of this schema's view of ``channels`` (values in ``overrides`` win)."""
         values: dict[str, Any] = {}
         if self.plain:  # the usual reader, without the checks below
-            if TYPE_CHECKING:
-                held = cast("Mapping[str, ValueChannel]", channels)
-            else:  # (``cast`` is a call at run time: this is the hottest read of a step)
-                held = channels
+            held: Mapping[str, ValueChannel] = channels  # type: ignore[assignment]
             if overrides:  # (a conditional edge's read, with its task's writes)
                 for key in self.keys:
                     value = overrides[key] if key in overrides else held[key].value

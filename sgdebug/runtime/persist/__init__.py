@@ -10,9 +10,13 @@ implements):
   lists, append-deltas, whole values) and the shadows of what was stored.
 * ``_mutations``: finding values a node changed in place (against those shadows).
 * ``_pending``: the buffer of finished tasks' writes waiting for the step's save.
-* ``_payloads``: the ``checkpoints`` stream payloads; ``_load``: reading values back.
+* ``_staged``: ``durability="exit"``: checkpoints kept here, only the last one stored.
+* ``_metadata``: what of a run's config a checkpoint's metadata keeps.
+* ``_payloads``: the ``checkpoints``/``debug`` stream payloads.
+* ``_async_face``: an async run's saver when the user's saver stores LangGraph's way
+  (its own ``aput``/``aput_writes``).
 * ``_threads``: the thread-level API: starting or resuming runs, ``get_state``,
-  history, ``update_state``.
+  history; ``_update``: ``update_state`` applied as nodes, one superstep per batch.
 """
 
 from __future__ import annotations

@@ -34,6 +34,8 @@ __all__ = [
 ]
 
 _ATOMS = frozenset((int, float, bool, type(None)))
+_VALUED = frozenset((LastValue, BinaryOperatorAggregate, EphemeralValue))
+"""Channels whose ``checkpoint()`` is their ``value``."""
 MAX_DELTA_DEPTH = 48
 """A delta chain longer than this is cut by storing the value whole again."""
 
@@ -88,14 +90,8 @@ class Blobs:
         encode, raw = self._encode, self._raw
         atoms, shadows = self.atoms, self.shadow
         for key in changed:
-            channel = channels[key]  # the usual channels' value read directly (a call costs)
-            value = (
-                channel.value
-                if type(channel) is LastValue
-                or type(channel) is BinaryOperatorAggregate
-                or type(channel) is EphemeralValue
-                else channel.checkpoint()
-            )
+            channel: Any = channels[key]  # (a ValueChannel when its type is one of _VALUED)
+            value = channel.value if type(channel) in _VALUED else channel.checkpoint()
             kind = type(value)
             if kind in _ATOMS:  # no deltas, cannot be changed in place
                 if atoms.get(key, MISSING) is value:
