@@ -1,4 +1,5 @@
-"""LangGraph's async write API on sgdebug's savers: ``aput`` and ``aput_writes``.
+"""LangGraph's write API on sgdebug's savers: ``aput`` and ``aput_writes``, and ``put`` /
+``put_writes`` called LangGraph's way.
 
 A checkpointer written LangGraph's way overrides ``aput(config, checkpoint, metadata,
 new_versions)`` or ``aput_writes(config, writes, task_id, task_path)`` and calls the base
@@ -20,13 +21,15 @@ from typing import TYPE_CHECKING, Any
 from sgdebug.runtime.checkpoint._keys import split_thread_key, thread_key
 
 if TYPE_CHECKING:
-    from sgdebug.runtime.checkpoint.base import Blob, CheckpointRecord
+    from sgdebug.runtime.checkpoint.base import Blob, CheckpointRecord, PendingWrite
 
 __all__ = [
     "OfferedCheckpoint",
     "OfferedWrites",
     "config_for",
     "key_of",
+    "langgraph_put",
+    "langgraph_writes",
     "offered_record",
     "task_path_text",
     "writes_task",
@@ -132,3 +135,24 @@ def _pulled(task_path: str) -> tuple[str, tuple[Any, ...]]:
     raise NotImplementedError(
         f"aput_writes: writes of the task at {task_path!r} not handed over by sgdebug's runtime"
     )
+
+
+def langgraph_put(
+    saver: object, checkpoint: Mapping[str, Any]
+) -> tuple[CheckpointRecord, Mapping[str, Blob], dict[str, Any]]:
+    """For ``put`` called LangGraph's way with ``checkpoint``: the record and blobs to
+    store, and the config naming it (what that ``put`` returns)."""
+    record, blobs = offered_record(saver, checkpoint)
+    return record, blobs, config_for(record.thread_id, record.id)
+
+
+def langgraph_writes(
+    config: Any, writes: Any, task: Any, task_path: str
+) -> tuple[str, str, list[PendingWrite]]:
+    """For ``put_writes(config, writes, task_id, task_path)`` called LangGraph's way: the
+    saver key, checkpoint id and writes to record (the arguments come as the parameters
+    of sgdebug's ``put_writes`` they stand in: untyped)."""
+    from sgdebug.runtime.checkpoint.base import PendingWrite
+
+    key, checkpoint_id, name, path = writes_task(config, writes, task_path)
+    return key, checkpoint_id, [PendingWrite(task, name, path, k, v) for k, v in writes]

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
-from sgdebug.runtime.checkpoint import _async_writes, _tuples
+from sgdebug.runtime.checkpoint import _tuples
 from sgdebug.runtime.checkpoint._keys import NS_KEY_SEP, split_thread_key, thread_key
 
 __all__ = [
@@ -31,8 +31,6 @@ __all__ = [
     "CheckpointId",
     "NS_KEY_SEP",
     "build_record",
-    "langgraph_put",
-    "langgraph_writes",
     "format_time",
     "id_text",
     "sequential_ids",
@@ -311,25 +309,6 @@ def task_id(checkpoint_id: CheckpointId, path: tuple[Any, ...]) -> str:
     text = id_text(checkpoint_id).encode()
     h = hashlib.md5(text + _path_text(path), usedforsecurity=False).hexdigest()
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
-
-
-def langgraph_put(
-    saver: BaseCheckpointSaver, checkpoint: Mapping[str, Any]
-) -> tuple[CheckpointRecord, Mapping[str, Blob], dict[str, Any]]:
-    """For ``put`` called LangGraph's way with ``checkpoint``: the record and blobs to
-    store, and the config naming it (what that ``put`` returns)."""
-    record, blobs = _async_writes.offered_record(saver, checkpoint)
-    return record, blobs, _async_writes.config_for(record.thread_id, record.id)
-
-
-def langgraph_writes(
-    config: Any, writes: Any, task: Any, task_path: str
-) -> tuple[str, str, list[PendingWrite]]:
-    """For ``put_writes(config, writes, task_id, task_path)`` called LangGraph's way: the
-    saver key, checkpoint id and writes to record (the arguments come as the parameters
-    of sgdebug's ``put_writes`` they stand in: untyped)."""
-    key, checkpoint_id, name, path = _async_writes.writes_task(config, writes, task_path)
-    return key, checkpoint_id, [PendingWrite(task, name, path, k, v) for k, v in writes]
 
 
 class BaseCheckpointSaver(ABC):

@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from sgdebug.runtime.checkpoint._async_writes import langgraph_put, langgraph_writes
 from sgdebug.runtime.checkpoint.base import (
     NS_KEY_SEP,
     BaseCheckpointSaver,
@@ -20,8 +21,6 @@ from sgdebug.runtime.checkpoint.base import (
     WriteInfo,
     build_record,
     id_text,
-    langgraph_put,
-    langgraph_writes,
     sequential_ids,
     task_id,
     thread_key,

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from sgdebug.runtime.checkpoint._async_writes import langgraph_put, langgraph_writes
 from sgdebug.runtime.checkpoint._load import CorruptCheckpointError
 from sgdebug.runtime.checkpoint.base import (
     NS_KEY_SEP,
@@ -19,8 +20,6 @@ from sgdebug.runtime.checkpoint.base import (
     RecordInfo,
     TaskWrites,
     WriteInfo,
-    langgraph_put,
-    langgraph_writes,
     task_id,
     write_slots,
 )
