@@ -10,8 +10,10 @@ LangGraph itself gives on the same program.
 from __future__ import annotations
 
 import itertools
+import logging
 import operator
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any, TypedDict
 
 import pytest
@@ -22,7 +24,7 @@ from langchain_core.tools import BaseTool, tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
-from langgraph.types import Command, RetryPolicy, interrupt
+from langgraph.types import Command, RetryPolicy, Send, interrupt
 
 from sgdebug.debugger import Errored, Event, Session, SessionOptions, TaskInfo, TaskRan
 from sgdebug.debugger.frame import current_frame
@@ -483,3 +485,65 @@ def test_a_node_reading_its_thread_id_gets_the_sessions_thread() -> None:
     assert ok(session, "continue").status == "done"
     assert session.view().values["log"] == ["run-1"]
     assert session.view().thread_id == "run-1"
+
+
+def _send_program(arg_type: type, checkpointer: Any = None) -> Any:
+    """START sends ``arg_type(doc)`` per doc to ``read``, which appends it."""
+
+    def fan(state: Docs) -> list[Send]:
+        return [Send("read", arg_type(d)) for d in state["docs"]]
+
+    def read(arg: Any) -> dict[str, Any]:
+        return {"read": [arg.doc]}
+
+    builder: Any = StateGraph(Docs)  # (``read`` takes the Send's argument, not Docs)
+    builder.add_node("read", read)
+    builder.add_conditional_edges(START, fan, ["read"])
+    return builder.compile(checkpointer=checkpointer)
+
+
+class Docs(TypedDict):
+    docs: list[str]
+    read: Annotated[list[str], operator.add]
+
+
+@dataclass
+class _LentArg:
+    doc: str
+
+
+@dataclass
+class _OwnArg:
+    doc: str
+
+
+def test_a_send_argument_type_read_back_from_the_lent_saver_logs_no_langgraph_notice(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The session lends a graph without a checkpointer LangGraph's InMemorySaver; reading
+    a Send's dataclass back from it made LangGraph log "Deserializing unregistered type"
+    into the user's terminal, about a saver their program never had."""
+    notice = "Deserializing unregistered type"
+    with caplog.at_level(logging.WARNING):
+        session, _ = session_on(_send_program(_LentArg), {"docs": ["a", "b"]})
+        ok(session, "restart")
+        ok(session, "step")
+        assert [t.input for t in session.view().tasks] == [_LentArg("a"), _LentArg("b")]
+        ok(session, "continue")
+    assert session.view().values["read"] == ["a", "b"]
+    assert not [r for r in caplog.records if notice in r.getMessage()]
+    # The same read from a saver of the program's own, the filter set aside (it stays
+    # for the process once lent): LangGraph's notice does come (the check above can fail).
+    log = logging.getLogger("langgraph.checkpoint.serde.jsonplus")
+    kept = list(log.filters)
+    try:
+        for f in kept:
+            log.removeFilter(f)
+        with caplog.at_level(logging.WARNING):
+            session, _ = session_on(_send_program(_OwnArg, InMemorySaver()), {"docs": ["a"]})
+            ok(session, "restart")
+            ok(session, "continue")
+    finally:
+        for f in kept:
+            log.addFilter(f)
+    assert [r for r in caplog.records if notice in r.getMessage()]

@@ -137,14 +137,13 @@ def test_a_step_of_proven_fast_nodes_runs_in_the_calling_thread() -> None:
     assert set(starts.threads.values()) == {threading.current_thread()}
 
 
-def test_a_node_slow_once_counts_as_fast_again_after_a_run_of_fast_runs(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """One preempted run of a trivial node must not send its steps to the pool for good;
-    a node that keeps waiting stays slow."""
+def _timed_node(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Callable[[int], None]]:
+    """A node the executor times, and ``run(ns)``: one run of it taking ``ns`` on a fake
+    clock (each reading of ``time.perf_counter_ns`` is the last run's length after the one
+    before)."""
     clock = {"now": 0, "step": 0}
 
-    def fake_ns() -> int:  # each reading ``step`` after the one before
+    def fake_ns() -> int:
         clock["now"] += clock["step"]
         return clock["now"]
 
@@ -153,9 +152,18 @@ def test_a_node_slow_once_counts_as_fast_again_after_a_run_of_fast_runs(
     task = cast("Any", SimpleNamespace(node=node))
 
     def run(ns: int) -> None:
-        clock["step"] = ns  # a run takes ``ns``: its two readings are that far apart
+        clock["step"] = ns  # its two readings are ``ns`` apart
         _executor._timed(lambda t: None, task)
 
+    return node, run
+
+
+def test_a_node_slow_once_counts_as_fast_again_after_a_run_of_fast_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One preempted run of a trivial node must not send its steps to the pool for good;
+    a node that keeps waiting stays slow."""
+    node, run = _timed_node(monkeypatch)
     run(1_000)
     assert node.speed > 0  # fast at its first run
     run(_executor.FAST_NS * 10)
@@ -178,20 +186,7 @@ def test_a_node_long_fast_stays_fast_after_one_slow_run_and_not_after_two(
     after a long record of fast ones keeps its steps in the calling thread; a second
     before it has proven itself again counts (it waits now), as does one slow run of a
     node not proven yet."""
-    clock = {"now": 0, "step": 0}
-
-    def fake_ns() -> int:  # each reading ``step`` after the one before
-        clock["now"] += clock["step"]
-        return clock["now"]
-
-    monkeypatch.setattr(time, "perf_counter_ns", fake_ns)
-    node = SimpleNamespace(speed=0)
-    task = cast("Any", SimpleNamespace(node=node))
-
-    def run(ns: int) -> None:
-        clock["step"] = ns
-        _executor._timed(lambda t: None, task)
-
+    node, run = _timed_node(monkeypatch)
     slow, fast = _executor.FAST_NS * 10, 1_000
     for _ in range(_executor.FAST_AGAIN):
         run(fast)

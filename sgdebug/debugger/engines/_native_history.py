@@ -19,7 +19,7 @@ from sgdebug.inspect.channels import UPDATE_WRITER
 from sgdebug.runtime import CompiledStateGraph
 from sgdebug.runtime.checkpoint import BaseCheckpointSaver, WriteInfo
 
-__all__ = ["history", "tasks_done", "update_changes"]
+__all__ = ["history", "stored_versions", "tasks_done", "update_changes"]
 
 SPECIAL = frozenset(("__error__", "__interrupt__", "__resume__", "__no_writes__"))
 """Pending writes that are not channel writes."""
@@ -64,6 +64,17 @@ def history(
             )
         )
     return tuple(entries)
+
+
+def stored_versions(
+    saver: BaseCheckpointSaver, thread_id: str | None, checkpoint_id: str | None
+) -> Mapping[str, int] | None:
+    """The channel versions stored with a checkpoint (the channel table's ``ver`` at a
+    snapshot the session went back to); ``None`` when there is none."""
+    if thread_id is None or checkpoint_id is None:
+        return None
+    record = saver.get_record(thread_id, checkpoint_id)
+    return record.versions if record is not None else None
 
 
 def tasks_done(

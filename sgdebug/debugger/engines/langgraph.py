@@ -26,6 +26,7 @@ from sgdebug.debugger.engine import Capabilities, EngineRefused, Observer, Settl
 from sgdebug.debugger.engines import _lg_breaks as breaks
 from sgdebug.debugger.engines import _lg_convert as convert
 from sgdebug.debugger.engines import _lg_subgraphs as subgraphs
+from sgdebug.debugger.engines._lg_lent_saver import lent_saver
 from sgdebug.debugger.engines._lg_model import (
     LangGraphModel,
     checkpoint_of,
@@ -69,7 +70,6 @@ class LangGraphEngine:
         from importlib.metadata import version
 
         from langgraph.checkpoint.base import BaseCheckpointSaver
-        from langgraph.checkpoint.memory import InMemorySaver
 
         found = version("langgraph")
         if not found.startswith(SUPPORTED):
@@ -86,7 +86,7 @@ class LangGraphEngine:
             )
         compiled = graph.compile() if hasattr(graph, "add_node") else graph
         own = compiled.checkpointer
-        checkpointer = saver or (own if isinstance(own, BaseCheckpointSaver) else InMemorySaver())
+        checkpointer = saver or (own if isinstance(own, BaseCheckpointSaver) else lent_saver())
         self.graph: Any = compiled.copy(
             update={
                 "checkpointer": checkpointer,

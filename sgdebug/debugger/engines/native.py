@@ -21,7 +21,7 @@ from typing import Any
 from sgdebug.debugger.engine import Capabilities, EngineRefused, Observer, Settled
 from sgdebug.debugger.engines import _native_breaks as breaks
 from sgdebug.debugger.engines import _native_subgraphs as inner
-from sgdebug.debugger.engines._native_history import history
+from sgdebug.debugger.engines._native_history import history, stored_versions
 from sgdebug.debugger.history import config_for
 from sgdebug.debugger.results import ErrorInfo, HistoryEntry, Mutation, TaskInfo
 from sgdebug.debugger.runinfo import (
@@ -320,11 +320,8 @@ class NativeEngine:
         snapshot = self.snapshot()
         if snapshot is None:
             return ()
-        record = None
-        if self.thread_id is not None and self.checkpoint_id is not None:
-            saver: BaseCheckpointSaver = self.compiled.checkpointer
-            record = saver.get_record(self.thread_id, self.checkpoint_id)
-        versions = record.versions if record is not None else None
+        saver: BaseCheckpointSaver = self.compiled.checkpointer
+        versions = stored_versions(saver, self.thread_id, self.checkpoint_id)
         return snapshot_channel_rows(self.model, snapshot, changes, versions=versions)
 
     def collect_mutations(self) -> list[Mutation]:
