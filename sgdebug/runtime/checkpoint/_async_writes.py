@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime.checkpoint._keys import split_thread_key, thread_key
+from sgdebug.runtime.checkpoint._offered import OfferedCheckpoint, OfferedWrites
 
 if TYPE_CHECKING:
     from sgdebug.runtime.checkpoint.base import Blob, CheckpointRecord, PendingWrite
@@ -36,34 +37,6 @@ __all__ = [
 ]
 
 _PULL = "__pregel_pull"
-
-
-class OfferedCheckpoint(dict[str, Any]):
-    """A LangGraph checkpoint dict made by a run, with the record and blobs it stands for."""
-
-    __slots__ = ("blobs", "record")
-
-    def __init__(
-        self, view: Mapping[str, Any], record: CheckpointRecord, blobs: Mapping[str, Blob]
-    ) -> None:
-        super().__init__(view)
-        self.record = record
-        """The checkpoint as sgdebug stores it."""
-        self.blobs = blobs
-        """Its new blobs (blob id -> blob)."""
-
-
-class OfferedWrites(list[tuple[str, Any]]):
-    """One task's ``(channel, value)`` writes, with the task's name and path."""
-
-    __slots__ = ("path", "task_name")
-
-    def __init__(
-        self, writes: Sequence[tuple[str, Any]], task_name: str, path: tuple[Any, ...]
-    ) -> None:
-        super().__init__(writes)
-        self.task_name = task_name
-        self.path = path
 
 
 def task_path_text(path: tuple[Any, ...]) -> str:

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sgdebug.runtime.checkpoint._async_writes import OfferedCheckpoint
 from sgdebug.runtime.checkpoint._keys import split_thread_key, thread_key
 from sgdebug.runtime.checkpoint._load import as_langgraph_reads, load_value
+from sgdebug.runtime.checkpoint._offered import OfferedCheckpoint
 
 if TYPE_CHECKING:
     from sgdebug.runtime.checkpoint.base import BaseCheckpointSaver, CheckpointRecord
