@@ -33,6 +33,7 @@ from typing import Any
 
 from sgdebug.debugger.engine import Observer
 from sgdebug.debugger.engines import _lg_convert as convert
+from sgdebug.debugger.engines._lg_async import Driver
 from sgdebug.debugger.engines._lg_subgraphs import StepEvents
 from sgdebug.debugger.engines._native_breaks import Breaking, inner_breaks, started
 from sgdebug.debugger.engines._native_breaks import report as native_report
@@ -114,18 +115,18 @@ def report(graph: Any, thread_id: str, step: int, observer: Any) -> bool:
 
 
 def stream_step(
-    graph: Any, answer: Any, config: dict[str, Any], names: dict[str, str], observer: Observer
+    driver: Driver, answer: Any, config: dict[str, Any], names: dict[str, str], observer: Observer
 ) -> Exception | None:
-    """One superstep of ``graph`` through ``stream``, its subgraphs :func:`armed`; tells the
-    observer each task that finished (a subgraph's too, named ``parent/inner``; ``names``
-    collects the parent's task names by id). Returns the error the step ended with (the
-    recursion limit's is raised)."""
+    """One superstep of the driver's graph through ``stream`` (``astream`` for an async one),
+    its subgraphs :func:`armed`; tells the observer each task that finished (a subgraph's
+    too, named ``parent/inner``; ``names`` collects the parent's task names by id). Returns
+    the error the step ended with (the recursion limit's is raised)."""
     from langgraph.errors import GraphRecursionError
 
     events = StepEvents(observer, names)
     try:
-        with armed(graph, observer):
-            for namespace, _mode, event in graph.stream(
+        with armed(driver.graph, observer):
+            for namespace, _mode, event in driver.stream(
                 answer, config, interrupt_before="*", stream_mode=["debug"], subgraphs=True
             ):
                 events.see(namespace, event)

@@ -15,6 +15,7 @@ from sgdebug.debugger.engine import EngineRefused
 from sgdebug.debugger.engines import _lg_convert as convert
 from sgdebug.debugger.engines import _lg_failure as failures
 from sgdebug.debugger.engines import _lg_subgraphs as subgraphs
+from sgdebug.debugger.engines._lg_async import Driver
 from sgdebug.debugger.engines._lg_model import LangGraphModel, checkpoint_of, to_langgraph
 from sgdebug.debugger.evaluation import describe_error
 from sgdebug.debugger.history import config_for
@@ -31,8 +32,8 @@ NONE = StateSnapshot(None, (), {}, None, None, None, (), ())
 class Snapshots:
     """LangGraph's snapshots of the session's threads (cached until :meth:`forget`)."""
 
-    def __init__(self, graph: Any, saver: Any, model: LangGraphModel) -> None:
-        self._graph, self._saver, self._model = graph, saver, model
+    def __init__(self, graph: Any, saver: Any, model: LangGraphModel, driver: Driver) -> None:
+        self._graph, self._saver, self._model, self._driver = graph, saver, model, driver
         self._cache: dict[str, StateSnapshot] = {}
         self._histories: dict[str, list[StateSnapshot]] = {}
         self._stale: dict[str, list[StateSnapshot]] = {}
@@ -103,7 +104,7 @@ class Snapshots:
                 )
             merged[key] = to_langgraph(value)
         try:
-            config = self._graph.update_state(parent.config, merged, as_node=task.name)
+            config = self._driver.update_state(parent.config, merged, as_node=task.name)
         except Exception as exc:
             raise EngineRefused(describe_error(exc)) from exc
         return config, task.name

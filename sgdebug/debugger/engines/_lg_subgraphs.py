@@ -22,6 +22,7 @@ from typing import Any
 
 from sgdebug.debugger.engine import Observer
 from sgdebug.debugger.engines import _lg_convert as convert
+from sgdebug.debugger.engines._lg_async import Driver
 from sgdebug.debugger.results import TaskInfo
 from sgdebug.debugger.subframes import SubgraphStep, read_subgraph_steps
 from sgdebug.runtime import StateSnapshot
@@ -90,12 +91,14 @@ class StepEvents:
         )
 
 
-def edit_subgraph(graph: Any, config: Mapping[str, Any], writes: Sequence[tuple[str, Any]]) -> None:
+def edit_subgraph(
+    driver: Driver, config: Mapping[str, Any], writes: Sequence[tuple[str, Any]]
+) -> None:
     """``update_state`` on a subgraph's config: a new checkpoint of the subgraph, in its own
     namespace (the parent's checkpoint does not change)."""
     from sgdebug.debugger.engines._lg_model import to_langgraph
 
-    graph.update_state(dict(config), {key: to_langgraph(value) for key, value in writes})
+    driver.update_state(dict(config), {key: to_langgraph(value) for key, value in writes})
 
 
 def has_subgraph_tasks(snap: StateSnapshot) -> bool:

@@ -26,6 +26,7 @@ from sgdebug.debugger.engine import Capabilities, EngineRefused, Observer, Settl
 from sgdebug.debugger.engines import _lg_breaks as breaks
 from sgdebug.debugger.engines import _lg_convert as convert
 from sgdebug.debugger.engines import _lg_subgraphs as subgraphs
+from sgdebug.debugger.engines._lg_async import Driver
 from sgdebug.debugger.engines._lg_lent_saver import lent_saver
 from sgdebug.debugger.engines._lg_model import (
     LangGraphModel,
@@ -97,6 +98,8 @@ class LangGraphEngine:
         """The user's graph with the session's checkpointer and without its static interrupts
         (the session's breakpoints stand for them)."""
         self.saver: Any = checkpointer
+        self.driver = Driver(self.graph)
+        """Runs the graph: its sync API, or its async one for async nodes (``_lg_async``)."""
         self.model = LangGraphModel(compiled, self.graph)
         self.recursion_limit: int = (
             recursion_limit
@@ -114,7 +117,7 @@ class LangGraphEngine:
         self._stop = 0
         """The last step the run may start (LangGraph's ``stop``: its first step plus the
         recursion limit plus one); a step after it fails with ``GraphRecursionError``."""
-        self._snaps = Snapshots(self.graph, checkpointer, self.model)
+        self._snaps = Snapshots(self.graph, checkpointer, self.model, self.driver)
         self._writers: dict[str, tuple[str, ...]] = {}
         """Checkpoint -> the nodes an edit was applied as (so the next edit keeps the plan)."""
         self._entries: tuple[object, str | None, tuple[HistoryEntry, ...]] = (None, None, ())
@@ -244,12 +247,12 @@ class LangGraphEngine:
         try:
             if isinstance(input, Command) or checkpoint_id is not None:
                 # A Command input is applied by LangGraph's input step itself: run it.
-                for _ in self.graph.stream(to_langgraph(input), config, interrupt_before="*"):
+                for _ in self.driver.stream(to_langgraph(input), config, interrupt_before="*"):
                     pass
             else:
                 # The input step alone, as ``stream`` records it: the hidden ``__start__``
                 # task is the first step to run, as on the native engine.
-                self.graph.update_state(config, input, as_node="__input__")
+                self.driver.update_state(config, input, as_node="__input__")
         except Exception as exc:
             raise EngineRefused(_describe(exc)) from exc
         finally:
@@ -298,7 +301,7 @@ class LangGraphEngine:
         return subgraphs.subgraph_steps(self.graph, self.saver, self.thread_id)
 
     def edit_frame(self, config: Mapping[str, Any], writes: Sequence[tuple[str, Any]]) -> None:
-        subgraphs.edit_subgraph(self.graph, config, writes)
+        subgraphs.edit_subgraph(self.driver, config, writes)
         self._snaps.forget(written=False)  # the subgraph's state is read again
 
     def edit(self, writes: Sequence[tuple[str, Any]]) -> int:
@@ -317,15 +320,15 @@ class LangGraphEngine:
             if quiet is not None:
                 given = self._input_of("__start__", (), None, ())[0]
                 steps = replanned(values, tasks, quiet, given, self.model.stream_keys)
-                config = self.graph.bulk_update_state(self._here(), steps)
+                config = self.driver.bulk_update_state(self._here(), steps)
             elif len(writers) == 1:
-                config = self.graph.update_state(self._here(), values, as_node=writers[0])
+                config = self.driver.update_state(self._here(), values, as_node=writers[0])
             else:
                 from langgraph.types import StateUpdate
 
                 updates = [StateUpdate(values if i == 0 else None, node)
                            for i, node in enumerate(writers)]  # fmt: skip
-                config = self.graph.bulk_update_state(self._here(), [updates])
+                config = self.driver.bulk_update_state(self._here(), [updates])
         except Exception as exc:
             raise EngineRefused(_describe(exc)) from exc
         self._moved_to(config, writers)
@@ -337,7 +340,7 @@ class LangGraphEngine:
         if reason := self._snaps.why_not_edit(self.thread_id, self.cursor or ""):
             raise EngineRefused(reason)  # (LangGraph would plan the step after it first)
         try:
-            config = self.graph.update_state(
+            config = self.driver.update_state(
                 self._here(), {k: to_langgraph(v) for k, v in values.items()}, as_node=as_node
             )
         except Exception as exc:
@@ -403,7 +406,11 @@ class LangGraphEngine:
         """One superstep, stopping inside subgraphs where the session asks
         (:func:`~._lg_breaks.stream_step`)."""
         try:
-            return breaks.stream_step(self.graph, answer, config, names, observer)
+            failed = breaks.stream_step(self.driver, answer, config, names, observer)
+            if self.driver.learn(failed):  # an async node the sync API refused: again, async
+                self._snaps.forget()
+                failed = breaks.stream_step(self.driver, answer, config, names, observer)
+            return failed
         finally:
             self._snaps.forget()
 
