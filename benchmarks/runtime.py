@@ -150,7 +150,7 @@ def time_workload(work: Workload, runs: int) -> dict[Engine, Timing]:
     }
 
 
-def _cell(timing: Timing) -> str:
+def cell(timing: Timing) -> str:
     return "-" if timing.micros_per_step is None else f"{timing.micros_per_step:,.1f}"
 
 
@@ -162,12 +162,19 @@ def verdict(work: Workload, theirs: Timing, ours: Timing) -> tuple[str, str]:
     return f"{ratio:.1f}x", "PASS" if ratio >= work.goal else "MISS"
 
 
-def report(repeats: int) -> bool:
-    """Time every workload on both engines, print the table; True if every goal passed."""
+def report(
+    repeats: int,
+    works: Sequence[Workload] | None = None,
+    timer: Callable[[Workload, int], dict[Engine, Timing]] | None = None,
+    runs_as: str = "no checkpointer",
+) -> bool:
+    """Time every workload on both engines (``works``, by default :func:`workloads`, each
+    with ``timer``, by default :func:`time_workload`), print the table; True if every goal
+    passed. ``runs_as`` says how the runs are made, in the title."""
     version = metadata.version("langgraph")
     print(
         f"sgdebug runtime vs langgraph {version} (Python {platform.python_version()}), "
-        "no checkpointer, best run of N per engine"
+        f"{runs_as}, best run of N per engine"
         + (" (CPU time)" if clock is time.process_time else "")
     )
     header = (
@@ -182,15 +189,15 @@ def report(repeats: int) -> bool:
     rows: list[tuple[str, ...]] = [header]
     notes: list[str] = []
     passed = True
-    for work in workloads():
+    for work in workloads() if works is None else works:
         runs = repeats * work.samples_per_repeat
-        timings = time_workload(work, runs)
+        timings = (timer or time_workload)(work, runs)
         theirs, ours = timings["langgraph"], timings["sgdebug"]
         ratio, outcome = verdict(work, theirs, ours)
         passed = passed and outcome == "PASS"
         goal = f">={work.goal:g}x {outcome}"
         rows.append(
-            (work.name, f"{work.supersteps:,}", str(runs), _cell(theirs), _cell(ours), ratio, goal)
+            (work.name, f"{work.supersteps:,}", str(runs), cell(theirs), cell(ours), ratio, goal)
         )
         notes += [timing.error for timing in (theirs, ours) if timing.error]
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]

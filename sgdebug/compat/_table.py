@@ -68,6 +68,17 @@ def _take(source: str, *names: str) -> tuple[Export, ...]:
 
 
 _RT: Final = "sgdebug.runtime"
+_CHECKPOINT_BASE_UPSTREAM: Final = (
+    "BaseCheckpointSaver", "ChannelProtocol", "ChannelVersions", "Checkpoint",
+    "CheckpointMetadata", "CheckpointTuple", "DeltaChannelHistory", "EXCLUDED_METADATA_KEYS",
+    "EmptyChannelError", "EncryptedSerializer", "JsonPlusSerializer", "LATEST_VERSION",
+    "PendingWrite", "SerializerProtocol", "WRITES_IDX_MAP", "copy_checkpoint",
+    "create_checkpoint", "empty_checkpoint", "get_checkpoint_id", "get_checkpoint_metadata",
+    "get_serializable_checkpoint_metadata", "maybe_add_typed_methods", "writes_sort_key",
+)  # fmt: skip
+"""LangGraph 1.2.22's public names of ``langgraph.checkpoint.base`` (a saver's tuple is
+served: a saver's own ``get_tuple`` may rebuild it; the rest of LangGraph's saver API is
+sgdebug's ``sgdebug.runtime.checkpoint``)."""
 _CHANNELS: Final = "sgdebug.runtime.channels"
 _CACHE: Final = "sgdebug.runtime.cache"
 _TYPES_UPSTREAM: Final = (
@@ -188,6 +199,12 @@ _MODULES: Final = (
         "langgraph.cache.memory", _take(_CACHE, "InMemoryCache"), ("InMemoryCache",), package=True
     ),
     AliasModule("langgraph.checkpoint", (), (), package=True),
+    AliasModule(
+        "langgraph.checkpoint.base",
+        _take("sgdebug.runtime.checkpoint._tuples", "CheckpointTuple"),
+        _CHECKPOINT_BASE_UPSTREAM,
+        package=True,
+    ),
     AliasModule(
         "langgraph.checkpoint.memory",
         (

@@ -395,7 +395,7 @@ class CompiledStateGraph(GraphPlan):
             context, (), interrupt_before, interrupt_after, keys, durability=durability,
             control=control,
         )  # fmt: skip
-        with async_stores():
+        with async_stores(self.channel_specs, config):
             run = self._new_run(input, config, request)
         await run.aadvance()
         return self._output(run, keys)
@@ -425,7 +425,7 @@ class CompiledStateGraph(GraphPlan):
             context, (), interrupt_before, interrupt_after, durability=durability, control=control
         )
         shape = _out.shape_of(self, stream_mode, print_mode, debug, version, subgraphs)
-        with async_stores():
+        with async_stores(self.channel_specs, config):
             run, emit = self._streamed(input, config, request, shape.modes, output_keys, subgraphs)
         try:
             events = astream_events(partial(run.aadvance, one_step=True), emit)

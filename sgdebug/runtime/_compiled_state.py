@@ -4,7 +4,10 @@ and ``bulk_update_state``.
 sgdebug's savers are synchronous (in memory, or one local SQLite file), so the async
 methods go through the same code as the sync ones: reads on the caller's thread, updates on
 a worker thread (an update runs the graph's path functions, and an async one needs an event
-loop of its own, which the caller's running loop cannot lend).
+loop of its own, which the caller's running loop cannot lend). A saver with its own
+``aput``/``aput_writes`` stores an async update through them, as LangGraph's: each store
+is awaited on the caller's loop while the worker waits (``persist._async_face``), so a
+saver whose sync methods refuse to run on the loop's thread is never called there.
 """
 
 from __future__ import annotations
@@ -55,7 +58,10 @@ async def aupdate_state(
     task_id: str | None = None,
 ) -> dict[str, Any]:
     """Async :meth:`CompiledStateGraph.update_state`."""
-    return await asyncio.to_thread(graph.update_state, config, values, as_node, task_id)
+    from sgdebug.runtime.persist._async_face import stores_on_loop
+
+    with stores_on_loop(graph.channel_specs, config):
+        return await asyncio.to_thread(graph.update_state, config, values, as_node, task_id)
 
 
 def bulk_update_state(
@@ -79,8 +85,16 @@ async def abulk_update_state(
     config: dict[str, Any],
     supersteps: Sequence[Sequence[StateUpdate]],
 ) -> dict[str, Any]:
-    """Async :func:`bulk_update_state`."""
-    return await asyncio.to_thread(bulk_update_state, graph, config, supersteps)
+    """Async :func:`bulk_update_state` (each superstep's stores with its own config, the
+    one the superstep before returned, as LangGraph's)."""
+    from sgdebug.runtime.persist._async_face import stores_on_loop
+    from sgdebug.runtime.persist._threads import update_superstep
+
+    graph._saver()
+    for updates in _checked(supersteps):
+        with stores_on_loop(graph.channel_specs, config):
+            config = await asyncio.to_thread(update_superstep, graph, config, updates)
+    return config
 
 
 def _checked(supersteps: Sequence[Sequence[StateUpdate]]) -> list[list[StateUpdate]]:

@@ -121,11 +121,29 @@ def check_checkpointer(checkpointer: Any) -> None:
     from sgdebug.runtime.checkpoint.base import BaseCheckpointSaver
 
     if not isinstance(checkpointer, BaseCheckpointSaver):
+        _refuse_langgraph_saver(checkpointer)
         raise TypeError(
             "Invalid checkpointer provided. Expected an instance of `BaseCheckpointSaver`, "
             f"`True`, `False`, or `None`. Received {type(checkpointer).__name__}. Pass a "
             "proper saver (e.g., InMemorySaver, AsyncPostgresSaver)."
         )
+
+
+def _refuse_langgraph_saver(checkpointer: Any) -> None:
+    """A saver of LangGraph's own (``langgraph.checkpoint.*``): named, with what to use."""
+    kind = type(checkpointer)
+    theirs = next(
+        (c for c in kind.__mro__ if c.__module__.startswith("langgraph.checkpoint")), None
+    )
+    if theirs is None:
+        return
+    raise TypeError(
+        f"compile(checkpointer=...) got LangGraph's {kind.__name__} ({theirs.__module__}."
+        f"{theirs.__name__}): sgdebug.runtime stores checkpoints through its own savers. Use "
+        "sgdebug.runtime.InMemorySaver or sgdebug.runtime.SqliteSaver (a subclass may "
+        "override put, put_writes, aput and aput_writes LangGraph's way), or run the graph "
+        "on LangGraph itself (the debugger's langgraph engine)"
+    )
 
 
 def check_cache(cache: Any) -> None:

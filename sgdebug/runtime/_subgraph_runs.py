@@ -124,11 +124,13 @@ def start_nested(run: Run, input: Any, saver: BaseCheckpointSaver, key: str) -> 
     """Position a subgraph's run on its checkpoints: continue from the last one if it has
     one (see the module docstring), else start from ``input``."""
     from sgdebug.runtime.persist._persist import Persistence
+    from sgdebug.runtime.persist._sync_face import describe_run
     from sgdebug.runtime.persist._threads import continue_from
 
     parent = run.options.parent
     assert parent is not None
     persist = Persistence(saver, key)
+    describe_run(persist.saver, run.graph.channel_specs, run.options.config)
     parents = cast("RunState", parent.run).task_config(parent.task)["configurable"]
     persist.nest(parents.get("checkpoint_map") or {})
     replay = persist.replay = cast("Persistence", cast("RunState", parent.run).persist).replay

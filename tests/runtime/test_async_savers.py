@@ -17,7 +17,7 @@ import pytest
 from sgdebug.runtime import StateGraph
 from sgdebug.runtime.checkpoint import InMemorySaver
 from sgdebug.runtime.checkpoint.base import PendingWrite
-from sgdebug.runtime.persist._async_face import AsyncFace, async_stores, face_of
+from sgdebug.runtime.persist._async_face import AsyncFace, AsyncStores, async_stores, face_of
 
 
 class S(TypedDict):
@@ -57,11 +57,20 @@ CFG: dict[str, Any] = {"configurable": {"thread_id": "t"}}
 def test_only_async_runs_of_an_overriding_saver_get_a_face() -> None:
     plain, counting = InMemorySaver(), Counting()
     assert face_of(counting) is counting  # outside an async call
-    with async_stores():
-        assert face_of(plain) is plain
-        face = face_of(counting)
-        assert isinstance(face, AsyncFace) and face.inner is counting
-        assert face_of(face) is face
+
+    async def made() -> None:
+        with async_stores():
+            assert face_of(plain) is plain
+            face = face_of(counting)
+            assert isinstance(face, AsyncFace) and face.inner is counting
+            # a run made in a task of the face's run has a face of its own, reading the
+            # parent's first
+            nested = face_of(face)
+            assert isinstance(nested, AsyncFace) and nested is not face
+            assert nested.inner is counting and nested.reads is face
+        assert face_of(face) is counting  # a sync run made in its task: the saver's put
+
+    asyncio.run(made())
 
 
 def test_a_sync_run_stores_through_put_and_an_async_one_through_aput() -> None:
@@ -92,7 +101,7 @@ def test_the_face_answers_for_what_it_holds_until_drained() -> None:
     graph.invoke({"log": []}, CFG)
     stored = inner.get_record("t")
     assert stored is not None
-    face = AsyncFace(inner)
+    face = AsyncFace(inner, AsyncStores(asyncio.new_event_loop()))
     held = stored._replace(id="ffffffff-held", parent_id=stored.id, step=stored.step + 1)
     face.put(held, {})
     assert face.get_record("t") == held  # the latest, though not stored yet
@@ -126,3 +135,27 @@ def test_base_aput_writes_takes_a_plain_list_for_a_pulled_node() -> None:
         asyncio.run(saver.aput_writes(config, [("log", ["z"])], "task-2", "~__pregel_push, 0"))
     with pytest.raises(ValueError, match="checkpoint_id"):
         asyncio.run(saver.aput_writes(CFG, [("log", ["z"])], "task-3", "~__pregel_pull, b"))
+
+
+def test_a_store_awaited_at_once_is_refused_on_its_loops_thread() -> None:
+    async def on_the_loop() -> None:
+        stores = AsyncStores(asyncio.get_running_loop(), at_once=True)
+        face = AsyncFace(Counting(), stores)
+        write = PendingWrite("task-1", "b", ("__pregel_pull", "b"), "log", ["z"])
+        with pytest.raises(RuntimeError, match="loop's thread"):  # (waiting would hang it)
+            face.put_writes("t", "some-checkpoint", [write])
+
+    asyncio.run(on_the_loop())
+
+
+def test_aupdate_state_awaits_each_store_on_the_callers_loop() -> None:
+    saver = Counting()
+    graph = _graph(saver)
+    graph.invoke({"log": []}, CFG)
+
+    async def update() -> Any:
+        return await graph.aupdate_state(CFG, {"log": ["u"]}, as_node="a")
+
+    config = asyncio.run(update())
+    assert saver.calls == 1
+    assert graph.get_state(CFG).config == config

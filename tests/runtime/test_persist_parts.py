@@ -128,7 +128,11 @@ def test_pending_writes_wait_encoded_and_flush_against_their_checkpoint() -> Non
             self.stored: list[tuple[str, str, Sequence[PendingWrite]]] = []
 
         def put_writes(
-            self, thread_id: str, checkpoint_id: str, writes: Sequence[PendingWrite]
+            self,
+            thread_id: str,
+            checkpoint_id: str,
+            writes: Sequence[PendingWrite] = (),
+            task_path: str = "",
         ) -> None:
             self.stored.append((thread_id, checkpoint_id, writes))
 

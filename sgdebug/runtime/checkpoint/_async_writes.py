@@ -1,4 +1,5 @@
-"""LangGraph's async write API on sgdebug's savers: ``aput`` and ``aput_writes``.
+"""LangGraph's write API on sgdebug's savers: ``aput`` and ``aput_writes``, and ``put`` /
+``put_writes`` called LangGraph's way.
 
 A checkpointer written LangGraph's way overrides ``aput(config, checkpoint, metadata,
 new_versions)`` or ``aput_writes(config, writes, task_id, task_path)`` and calls the base
@@ -18,15 +19,18 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime.checkpoint._keys import split_thread_key, thread_key
+from sgdebug.runtime.checkpoint._offered import OfferedCheckpoint, OfferedWrites
 
 if TYPE_CHECKING:
-    from sgdebug.runtime.checkpoint.base import Blob, CheckpointRecord
+    from sgdebug.runtime.checkpoint.base import Blob, CheckpointRecord, PendingWrite
 
 __all__ = [
     "OfferedCheckpoint",
     "OfferedWrites",
     "config_for",
     "key_of",
+    "langgraph_put",
+    "langgraph_writes",
     "offered_record",
     "task_path_text",
     "writes_task",
@@ -35,37 +39,19 @@ __all__ = [
 _PULL = "__pregel_pull"
 
 
-class OfferedCheckpoint(dict[str, Any]):
-    """A LangGraph checkpoint dict made by a run, with the record and blobs it stands for."""
-
-    __slots__ = ("blobs", "record")
-
-    def __init__(
-        self, view: Mapping[str, Any], record: CheckpointRecord, blobs: Mapping[str, Blob]
-    ) -> None:
-        super().__init__(view)
-        self.record = record
-        """The checkpoint as sgdebug stores it."""
-        self.blobs = blobs
-        """Its new blobs (blob id -> blob)."""
-
-
-class OfferedWrites(list[tuple[str, Any]]):
-    """One task's ``(channel, value)`` writes, with the task's name and path."""
-
-    __slots__ = ("path", "task_name")
-
-    def __init__(
-        self, writes: Sequence[tuple[str, Any]], task_name: str, path: tuple[Any, ...]
-    ) -> None:
-        super().__init__(writes)
-        self.task_name = task_name
-        self.path = path
-
-
 def task_path_text(path: tuple[Any, ...]) -> str:
-    """A task path as LangGraph's savers receive it (``"~__pregel_pull, node"``)."""
-    return "~" + ", ".join(str(part) for part in path)
+    """A task path as LangGraph's savers receive it: ``"~__pregel_pull, node"``, numbers
+    as ten digits (``"~__pregel_push, 0000000000, 0000000000"``), ``""`` for none (the
+    writes of a resuming ``Command``)."""
+    return "" if not path else _path_part(path)
+
+
+def _path_part(part: Any) -> str:
+    if isinstance(part, tuple | list):
+        return "~" + ", ".join(_path_part(p) for p in part)
+    if isinstance(part, int):  # (bool too: False is 0)
+        return f"{part:010d}"
+    return str(part)
 
 
 def config_for(key: str, checkpoint_id: str | None) -> dict[str, Any]:
@@ -116,9 +102,30 @@ def writes_task(
 
 def _pulled(task_path: str) -> tuple[str, tuple[Any, ...]]:
     """The node name and path of a pulled node's task from LangGraph's path text."""
-    parts = task_path.removeprefix("~").split(", ")
+    parts = task_path.removeprefix("~").split(", ")  # (a pulled node's path has no number)
     if len(parts) == 2 and parts[0] == _PULL:
         return parts[1], (_PULL, parts[1])
     raise NotImplementedError(
         f"aput_writes: writes of the task at {task_path!r} not handed over by sgdebug's runtime"
     )
+
+
+def langgraph_put(
+    saver: object, checkpoint: Mapping[str, Any]
+) -> tuple[CheckpointRecord, Mapping[str, Blob], dict[str, Any]]:
+    """For ``put`` called LangGraph's way with ``checkpoint``: the record and blobs to
+    store, and the config naming it (what that ``put`` returns)."""
+    record, blobs = offered_record(saver, checkpoint)
+    return record, blobs, config_for(record.thread_id, record.id)
+
+
+def langgraph_writes(
+    config: Any, writes: Any, task: Any, task_path: str
+) -> tuple[str, str, list[PendingWrite]]:
+    """For ``put_writes(config, writes, task_id, task_path)`` called LangGraph's way: the
+    saver key, checkpoint id and writes to record (the arguments come as the parameters
+    of sgdebug's ``put_writes`` they stand in: untyped)."""
+    from sgdebug.runtime.checkpoint.base import PendingWrite
+
+    key, checkpoint_id, name, path = writes_task(config, writes, task_path)
+    return key, checkpoint_id, [PendingWrite(task, name, path, k, v) for k, v in writes]

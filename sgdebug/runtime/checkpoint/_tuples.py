@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sgdebug.runtime.checkpoint._keys import split_thread_key, thread_key
 from sgdebug.runtime.checkpoint._load import as_langgraph_reads, load_value
+from sgdebug.runtime.checkpoint._offered import OfferedCheckpoint
 
 if TYPE_CHECKING:
     from sgdebug.runtime.checkpoint.base import BaseCheckpointSaver, CheckpointRecord
@@ -73,9 +74,9 @@ def _tuple(saver: BaseCheckpointSaver, record: CheckpointRecord) -> CheckpointTu
     }
     writes = [(w.task_id, w.channel, w.value) for w in saver.get_writes(thread_id, record.id)]
     parent = None if record.parent_id is None else _config(thread_id, record.parent_id)
-    return CheckpointTuple(
-        _config(thread_id, record.id), checkpoint, record.metadata, parent, writes
-    )
+    # (the dict carries its record: a run reading through a saver's own get_tuple uses it)
+    offered = OfferedCheckpoint(checkpoint, record, {})
+    return CheckpointTuple(_config(thread_id, record.id), offered, record.metadata, parent, writes)
 
 
 def _keys(saver: BaseCheckpointSaver, configurable: Mapping[str, Any]) -> list[str]:

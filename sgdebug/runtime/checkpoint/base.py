@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
-from sgdebug.runtime.checkpoint import _async_writes, _tuples
+from sgdebug.runtime.checkpoint import _tuples
 from sgdebug.runtime.checkpoint._keys import NS_KEY_SEP, split_thread_key, thread_key
 
 __all__ = [
@@ -351,19 +351,33 @@ class BaseCheckpointSaver(ABC):
         record: CheckpointRecord,
         blobs: Mapping[str, Blob],
         writes: Sequence[TaskWrites] = (),
-    ) -> None:
+        new_versions: Mapping[str, Any] | None = None,
+    ) -> Any:
         """Store ``record`` and its new blobs (blob id → blob), atomically.
 
         ``writes`` are the writes of the tasks whose step produced ``record``: each batch is
         recorded against ``record.parent_id`` as :meth:`put_writes` would, for the task
         ``task_id(record.parent_id, batch.path)``, in the same transaction.
+
+        Also called LangGraph's way, ``put(config, checkpoint, metadata, new_versions)``,
+        by a saver's own ``put`` written for LangGraph (``persist._sync_face``): it stores
+        the checkpoint a run handed over and returns the config naming it (see
+        :func:`langgraph_put`).
         """
 
     @abstractmethod
     def put_writes(
-        self, thread_id: str, checkpoint_id: str, writes: Sequence[PendingWrite]
+        self,
+        thread_id: str,
+        checkpoint_id: str,
+        writes: Sequence[PendingWrite] = (),
+        task_path: str = "",
     ) -> None:
-        """Record writes of one task against a checkpoint, replacing earlier ones of that task."""
+        """Record writes of one task against a checkpoint, replacing earlier ones of that task.
+
+        Also called LangGraph's way, ``put_writes(config, writes, task_id, task_path)``
+        (see :func:`langgraph_writes`).
+        """
 
     @abstractmethod
     def update_seen(
@@ -447,10 +461,10 @@ class BaseCheckpointSaver(ABC):
         new_versions: Mapping[str, Any],
     ) -> dict[str, Any]:
         """Store a checkpoint a run made (LangGraph's signature; ``metadata`` and
-        ``new_versions`` are the record's own); return the config naming it."""
-        record, blobs = _async_writes.offered_record(self, checkpoint)
-        self.put(record, blobs)
-        return _async_writes.config_for(record.thread_id, record.id)
+        ``new_versions`` are the record's own); return the config naming it. As LangGraph's
+        savers, through :meth:`put` (a saver's own ``put`` sees it)."""
+        put: Any = self.put
+        return dict(put(config, checkpoint, metadata, new_versions))
 
     async def aput_writes(
         self,
@@ -460,10 +474,9 @@ class BaseCheckpointSaver(ABC):
         task_path: str = "",
     ) -> None:
         """Record one task's writes against the checkpoint ``config`` names (LangGraph's
-        signature)."""
-        key, checkpoint_id, name, path = _async_writes.writes_task(config, writes, task_path)
-        pending = [PendingWrite(task_id, name, path, channel, value) for channel, value in writes]
-        self.put_writes(key, checkpoint_id, pending)
+        signature), through :meth:`put_writes` as LangGraph's savers."""
+        put_writes: Any = self.put_writes
+        put_writes(config, writes, task_id, task_path)
 
     # LangGraph's checkpointer reads (``CheckpointTuple``s); kept last: ``list`` is a name.
     get_tuple = _tuples.get_tuple

@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from sgdebug.runtime.checkpoint._async_writes import langgraph_put, langgraph_writes
 from sgdebug.runtime.checkpoint.base import (
     NS_KEY_SEP,
     BaseCheckpointSaver,
@@ -160,10 +161,16 @@ class InMemorySaver(BaseCheckpointSaver):
         record: CheckpointRecord,
         blobs: Mapping[str, Blob],
         writes: Sequence[TaskWrites] = (),
-    ) -> None:
+        new_versions: Mapping[str, Any] | None = None,
+    ) -> Any:
+        config = None
+        if new_versions is not None:  # put(config, checkpoint, metadata, new_versions)
+            record, blobs, config = langgraph_put(self, blobs)
+            writes = ()  # (the metadata came here: the record has its own)
         with self.lock:
             self.sync()
             self._file(record, blobs, writes)
+        return config
 
     def sync(self, thread_id: str | None = None) -> None:
         """File the journal into the lookup tables (every read does it first).
@@ -205,8 +212,16 @@ class InMemorySaver(BaseCheckpointSaver):
         self.records[thread_id][record.id] = record
 
     def put_writes(
-        self, thread_id: str, checkpoint_id: str, writes: Sequence[PendingWrite]
+        self,
+        thread_id: str,
+        checkpoint_id: str,
+        writes: Sequence[PendingWrite] = (),
+        task_path: str = "",
     ) -> None:
+        if type(thread_id) is not str:  # put_writes(config, writes, task_id, task_path)
+            thread_id, checkpoint_id, writes = langgraph_writes(
+                thread_id, checkpoint_id, writes, task_path
+            )
         if not writes:
             return
         encoded = [w._replace(value=self.encode(w.value, w.channel)) for w in writes]

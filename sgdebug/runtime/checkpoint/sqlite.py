@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from sgdebug.runtime.checkpoint._async_writes import langgraph_put, langgraph_writes
 from sgdebug.runtime.checkpoint._load import CorruptCheckpointError
 from sgdebug.runtime.checkpoint.base import (
     NS_KEY_SEP,
@@ -84,7 +85,12 @@ class SqliteSaver(BaseCheckpointSaver):
         record: CheckpointRecord,
         blobs: Mapping[str, Blob],
         writes: Sequence[TaskWrites] = (),
-    ) -> None:
+        new_versions: Mapping[str, Any] | None = None,
+    ) -> Any:
+        config = None
+        if new_versions is not None:  # put(config, checkpoint, metadata, new_versions)
+            record, blobs, config = langgraph_put(self, blobs)
+            writes = ()  # (the metadata came here: the record has its own)
         rows = [
             (record.thread_id, bid, b.data, b.base, b.kind, b.depth) for bid, b in blobs.items()
         ]
@@ -118,6 +124,7 @@ class SqliteSaver(BaseCheckpointSaver):
                 self.conn.execute("ROLLBACK")
                 raise
             self.conn.execute("COMMIT")
+        return config
 
     def _share_values(self, record: CheckpointRecord, blobs: Mapping[str, Blob]) -> None:
         """Store each large new value once: a write of the step that made ``record`` whose
@@ -137,8 +144,16 @@ class SqliteSaver(BaseCheckpointSaver):
             )  # fmt: skip
 
     def put_writes(
-        self, thread_id: str, checkpoint_id: str, writes: Sequence[PendingWrite]
+        self,
+        thread_id: str,
+        checkpoint_id: str,
+        writes: Sequence[PendingWrite] = (),
+        task_path: str = "",
     ) -> None:
+        if type(thread_id) is not str:  # put_writes(config, writes, task_id, task_path)
+            thread_id, checkpoint_id, writes = langgraph_writes(
+                thread_id, checkpoint_id, writes, task_path
+            )
         if not writes:
             return
         batch_rows = self._write_rows(thread_id, checkpoint_id, writes, encode=True)

@@ -14,7 +14,12 @@ implements):
 * ``_metadata``: what of a run's config a checkpoint's metadata keeps.
 * ``_payloads``: the ``checkpoints``/``debug`` stream payloads.
 * ``_async_face``: an async run's saver when the user's saver stores LangGraph's way
-  (its own ``aput``/``aput_writes``).
+  (its own ``aput``/``aput_writes``): held and awaited between phases, or awaited at once
+  from a worker thread (``aupdate_state``, a subgraph node's run).
+* ``_sync_face``: a run's saver when the user's saver overrides LangGraph's sync
+  ``put``/``put_writes``; ``_offers``: what either face hands such a saver, as LangGraph's
+  loop does; ``_langgraph_reads``: reading a thread through a saver's own
+  ``get_tuple``/``list`` where LangGraph does.
 * ``_threads``: the thread-level API: starting or resuming runs, ``get_state``,
   history; ``_update``: ``update_state`` applied as nodes, one superstep per batch.
 """

@@ -20,8 +20,10 @@ from sgdebug.runtime.engine._run import Run, RunOptions, Task
 from sgdebug.runtime.engine._step_failure import StepFailure, commit_failure, plan_failure
 from sgdebug.runtime.errors import EmptyInputError, InvalidUpdateError
 from sgdebug.runtime.graph._node import Write, return_writes, task_result
+from sgdebug.runtime.persist._langgraph_reads import listed_records, read_record
 from sgdebug.runtime.persist._payloads import subgraph_config
 from sgdebug.runtime.persist._persist import ERROR, NULL_TASK, RESUME, Persistence, pending_by_task
+from sgdebug.runtime.persist._sync_face import describe_run
 from sgdebug.runtime.persist._update import apply_node_updates, check_several, updates_of_copy
 from sgdebug.runtime.types import Command, Interrupt, PregelTask, StateSnapshot, StateUpdate
 
@@ -74,7 +76,8 @@ def start_run(graph: GraphPlan, run: Run, input: Any, config: Mapping[str, Any])
     saver: BaseCheckpointSaver = graph.checkpointer
     thread_id, checkpoint_id = thread_of(config)
     persist = Persistence(saver, thread_id)
-    record = saver.get_record(thread_id, checkpoint_id)
+    describe_run(persist.saver, graph.channel_specs, config)
+    record = read_record(saver, thread_id, checkpoint_id, config)
     resuming = input is None or (isinstance(input, Command) and record is not None)
     if record is None:
         if input is None:
@@ -270,7 +273,7 @@ def snapshot(graph: GraphPlan, record: CheckpointRecord, *, latest: bool) -> Sta
 def get_state(graph: GraphPlan, config: Mapping[str, Any]) -> StateSnapshot:
     """The snapshot a config names (the thread's latest unless it names a checkpoint)."""
     thread_id, checkpoint_id = thread_of(config)
-    record = graph.checkpointer.get_record(thread_id, checkpoint_id)
+    record = read_record(graph.checkpointer, thread_id, checkpoint_id, config)
     if record is None:
         return StateSnapshot({}, (), dict(config), None, None, None, (), ())
     return snapshot(graph, record, latest=checkpoint_id is None)
@@ -357,9 +360,13 @@ def get_state_history(
 ) -> Iterator[StateSnapshot]:
     """Every snapshot of the thread, newest first, across all branches."""
     thread_id, only_id = thread_of(config)
-    before_id = ((before or {}).get("configurable") or {}).get("checkpoint_id")
-    records = graph.checkpointer.list_records(thread_id)
-    for record in select_records(records, only_id, before_id, filter, limit):
+    selection = {"filter": filter, "before": before, "limit": limit}
+    listed = listed_records(graph.checkpointer, thread_id, config, selection)
+    if listed is None:
+        before_id = ((before or {}).get("configurable") or {}).get("checkpoint_id")
+        records = graph.checkpointer.list_records(thread_id)
+        listed = select_records(records, only_id, before_id, filter, limit)
+    for record in listed:
         yield snapshot(graph, record, latest=False)
 
 
@@ -387,8 +394,9 @@ def update_superstep(
         check_several(updates)
     saver: BaseCheckpointSaver = graph.checkpointer
     thread_id, checkpoint_id = thread_of(config)
-    record = saver.get_record(thread_id, checkpoint_id)
+    record = read_record(saver, thread_id, checkpoint_id, config)
     persist = Persistence(saver, thread_id)
+    describe_run(persist.saver, graph.channel_specs, config)
     run = Run(graph, RunOptions(dict(config), 10007))
     if record is not None:
         parents = record.user_metadata.get("parents")
