@@ -153,12 +153,16 @@ class CompiledStateGraph(GraphPlan):
         context: Any = None,
         emit: Emitter | None = None,
         inner_breaks: InnerBreaks | None = None,
+        inner_emit: Emitter | None = None,
     ) -> Run:
         """A run of this graph on ``input``, not yet advanced (for debuggers); it stops at
-        ``inner_breaks`` (nodes of subgraphs by path) too."""
+        ``inner_breaks`` (nodes of subgraphs by path) too; ``inner_emit`` collects the events
+        of the subgraphs its tasks run when ``emit`` does not (``RunOptions.inner_emit``)."""
         run = self._new_run(input, config, RunRequest(context, tuple(hooks), emit=emit))
         if inner_breaks is not None:
             run.options.inner_breaks = inner_breaks
+        if inner_emit is not None:
+            run.options.inner_emit = inner_emit
         return run
 
     def next_tasks(self, config: dict[str, Any]) -> list[Task]:

@@ -98,25 +98,39 @@ def test_a_subgraph_out_of_detections_reach_stops_the_run_at_its_parents_task(
     assert values(session) == {"topic": "t", "result": "yes!"}
 
 
-def test_the_native_engine_reports_a_hidden_subgraphs_tasks_once_it_has_seen_it() -> None:
+def test_both_engines_report_a_hidden_subgraphs_tasks_from_the_first_run() -> None:
     native, langgraph = (calls_review(e, hidden=True) for e in ("native", "langgraph"))
-    # LangGraph streams every nested run's events; the native engine learns of this one
-    # at its interrupt (a checkpoint in the asking task's namespace), then reports them
-    assert run(native, "restart", "continue").ran == ()
-    assert run(langgraph, "restart", "continue").ran == (
+    # no lookup finds the subgraph (taken from a dict): its run tells the native engine's
+    # parent run it started, as LangGraph streams every nested run's events
+    first = [run(s, "restart", "continue").ran for s in (native, langgraph)]
+    assert first[0] == first[1]
+    assert first[0] == (
         "in subgraph call_sub: write wrote draft",
         "in subgraph call_sub: review called interrupt()",
     )
-    assert ok(native, "resume 'yes'").ran == ("in subgraph call_sub: review wrote verdict",)
+    resumed = [ok(s, "resume 'yes'").ran for s in (native, langgraph)]
+    assert resumed[0] == resumed[1] == ("in subgraph call_sub: review wrote verdict",)
 
 
 def test_a_graph_that_calls_no_subgraph_gets_no_emitter_and_one_that_calls_one_does() -> None:
     from sgdebug.sample_graphs import load
 
-    assert SubgraphUse(load("loop").graph).emitter() is None
-    assert SubgraphUse(calls_review("native").engine.graph).emitter() is not None
+    loop = SubgraphUse(load("loop").graph).streams()
+    assert loop["emit"] is None and loop["inner_emit"] is not None
+    known = SubgraphUse(calls_review("native").engine.graph).streams()
+    assert known["emit"] is not None and known["inner_emit"] is None
     hidden = SubgraphUse(calls_review("native", hidden=True).engine.graph)
-    assert not hidden.runs and hidden.emitter() is None
+    assert not hidden.runs and hidden.streams()["emit"] is None
+
+
+def test_only_the_runs_of_subgraphs_send_to_the_inner_emitter() -> None:
+    from sgdebug.sample_graphs import load
+
+    loop = load("loop").graph
+    streams = SubgraphUse(loop).streams()
+    run = loop.start({"count": 0}, {"recursion_limit": 50}, **streams)
+    assert run.advance() == "done" and run.read_values("count") == 3
+    assert streams["inner_emit"] is not None and streams["inner_emit"].events == []
 
 
 @on_both

@@ -8,19 +8,20 @@ reads what arrived and reports each task that finished inside a subgraph, named 
 
 Which graphs run subgraphs (:class:`SubgraphUse`) is known before any run from the graph:
 a node that is a compiled graph, or a node whose function names one (``sub.invoke(...)``
-in its code: :mod:`~sgdebug.debugger.called_graphs`). A subgraph out of that lookup's
-reach (through a dict, a factory, ...) is seen the first time a run stops at an
-``interrupt()`` inside it (the saver holds a checkpoint in the asking task's namespace):
-from the next run on (``resume``), its tasks are reported too. Its frame is not shown, on
-either engine: ``get_state(subgraphs=True)`` finds a task's subgraph by LangGraph's own
-detection, which misses it too. A graph that runs no subgraph gets no emitter and pays
-nothing per step.
+in its code: :mod:`~sgdebug.debugger.called_graphs`). A run of any other graph gets an
+emitter only its subgraphs' runs send to (``start(inner_emit=)``): a subgraph out of that
+lookup's reach (through a dict, a factory, ...) sends its tasks' events there from the
+moment its run starts, so they are reported in the first run, as on the LangGraph engine.
+Its frame is not shown, on either
+engine: ``get_state(subgraphs=True)`` finds a task's subgraph by LangGraph's own
+detection, which misses it too. A graph whose tasks run no subgraph collects no event
+and pays nothing per step.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from sgdebug.debugger.engine import Observer
 from sgdebug.debugger.engines import _lg_subgraphs as shared
@@ -30,7 +31,12 @@ from sgdebug.debugger.results import TaskInfo
 from sgdebug.runtime.checkpoint.base import thread_key
 from sgdebug.runtime.engine._stream import Emitter
 
+if TYPE_CHECKING:
+    from sgdebug.runtime.engine._state import RunState
+    from sgdebug.runtime.engine._view import RunView
+
 __all__ = [
+    "Streams",
     "SubgraphUse",
     "edit_frame",
     "has_subgraph_nodes",
@@ -65,6 +71,15 @@ def subgraph_emitter(graph: Any, runs: bool | None = None) -> Emitter | None:
     return Emitter(_MODE, graph.stream_keys, subgraphs=True)
 
 
+class Streams(TypedDict):
+    """The emitters of a new run (``start(**streams)``)."""
+
+    emit: Emitter | None
+    """Every task event, with its subgraphs' (``None``: the graph is not known to run any)."""
+    inner_emit: Emitter | None
+    """Only the events of subgraphs' runs (when ``emit`` is ``None``)."""
+
+
 class SubgraphUse:
     """Whether the runs of one graph run subgraphs: known from the graph (read once), or
     learnt when a run stopped inside one the graph did not name."""
@@ -85,6 +100,13 @@ class SubgraphUse:
     def emitter(self) -> Emitter | None:
         """The emitter for a new run (``None``: it runs no subgraph)."""
         return subgraph_emitter(self.graph, self.runs)
+
+    def streams(self) -> Streams:
+        """The emitters for a new run: :meth:`emitter`, or when that is ``None`` one the
+        runs of subgraphs no lookup found send to (it collects nothing else)."""
+        emit = self.emitter()
+        inner = None if emit is not None else Emitter(_MODE, self.graph.stream_keys, subgraphs=True)
+        return Streams(emit=emit, inner_emit=inner)
 
     def with_states(
         self,
@@ -123,11 +145,14 @@ class SubgraphUse:
             self._runs = True
 
 
-def report_inner_tasks(emit: Emitter | None, observer: Observer | None) -> None:
-    """Tell ``observer`` each subgraph task that finished since the last call (the events of
-    the parent's own tasks, which the pause hook reports, are dropped)."""
+def report_inner_tasks(run: RunView, observer: Observer | None) -> None:
+    """Tell ``observer`` each subgraph task of ``run`` that finished since the last call
+    (the events of the run's own tasks, which the pause hook reports, are dropped)."""
+    emit = run.emit
     if emit is None:
-        return
+        emit = cast("RunState", run).options.inner_emit
+        if emit is None:
+            return
     events, emit.events = emit.events, []
     if observer is None:
         return

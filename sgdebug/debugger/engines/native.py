@@ -67,7 +67,7 @@ class _Hook(BaseHook):
         )
 
     def after_task(self, run: RunView, task: Task) -> bool:
-        inner.report_inner_tasks(run.emit, self.observer)
+        inner.report_inner_tasks(run, self.observer)
         if self.observer is not None:
             self.observer.task_ran(task_info(task))
         return False
@@ -239,8 +239,8 @@ class NativeEngine:
         if self.recursion_limit is not None:
             config["recursion_limit"] = self.recursion_limit
         try:
-            emit = self._subgraphs.emitter()
-            run = self.compiled.start(input, config, hooks=[self._hook], emit=emit)
+            streams = self._subgraphs.streams()
+            run = self.compiled.start(input, config, hooks=[self._hook], **streams)
         except Exception as exc:
             raise EngineRefused(_describe(exc)) from exc
         self.drop()
@@ -398,7 +398,7 @@ class NativeEngine:
     def _stays_inside(self, run: Run, observer: Observer) -> bool:
         """A subgraph's run stopped at a breakpoint: whether the driver keeps the stop (it
         is told which breakpoints fired)."""
-        inner.report_inner_tasks(run.emit, observer)  # (its task did not finish: no hook)
+        inner.report_inner_tasks(run, observer)  # (its task did not finish: no hook)
         if self.thread_id is None:
             return True
         return breaks.report(self.compiled, self.thread_id, run.step, observer)

@@ -30,12 +30,13 @@ from collections import deque
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from sgdebug.runtime.engine._stream import Emitter
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._nesting import Parent
+    from sgdebug.runtime.engine._state import RunState
 
 __all__ = [
     "Forward", "LiveSink", "Sink", "astream_events", "nested_emitter", "passes_on_only",
@@ -252,12 +253,15 @@ def nested_emitter(
     local: Emitter | None, parent: Parent | None, values_keys: str | Sequence[str]
 ) -> Emitter | None:
     """The emitter of a run: ``local`` (its caller's stream, if any), joined to the
-    parent's stream when the run is a subgraph of a run streamed with ``subgraphs=True``."""
+    parent's stream when the run is a subgraph of a run streamed with ``subgraphs=True``
+    (or to the parent's ``RunOptions.inner_emit`` when it is not)."""
     if parent is None:
         return local
     target = parent.run.emit
     if target is None or not target.subgraphs:
-        return local
+        target = cast("RunState", parent.run).options.inner_emit
+        if target is None:
+            return local
     modes = target.modes if target.forward is None else target.forward.modes
     emit = local if local is not None else Emitter(modes, values_keys)
     own = local.modes if local is not None else frozenset()

@@ -43,3 +43,7 @@ class RunOptions:
     (:mod:`~sgdebug.runtime.engine._inner_breaks`; a debugger's)."""
     store: Any = None
     """The store the run's nodes get: its graph's, or a subgraph's parent run's."""
+    inner_emit: Emitter | None = None
+    """Where the runs of subgraphs started inside this run's tasks send their events when
+    the run is not streamed with ``subgraphs=True`` (its own events are not collected; a
+    debugger's, to report the tasks of subgraphs no lookup of the graph finds)."""
