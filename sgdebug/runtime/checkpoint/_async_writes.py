@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime.checkpoint._keys import split_thread_key, thread_key
 from sgdebug.runtime.checkpoint._offered import OfferedCheckpoint, OfferedWrites
+from sgdebug.runtime.checkpoint._slots import task_path_text
 
 if TYPE_CHECKING:
     from sgdebug.runtime.checkpoint.base import Blob, CheckpointRecord, PendingWrite
@@ -37,21 +38,6 @@ __all__ = [
 ]
 
 _PULL = "__pregel_pull"
-
-
-def task_path_text(path: tuple[Any, ...]) -> str:
-    """A task path as LangGraph's savers receive it: ``"~__pregel_pull, node"``, numbers
-    as ten digits (``"~__pregel_push, 0000000000, 0000000000"``), ``""`` for none (the
-    writes of a resuming ``Command``)."""
-    return "" if not path else _path_part(path)
-
-
-def _path_part(part: Any) -> str:
-    if isinstance(part, tuple | list):
-        return "~" + ", ".join(_path_part(p) for p in part)
-    if isinstance(part, int):  # (bool too: False is 0)
-        return f"{part:010d}"
-    return str(part)
 
 
 def config_for(key: str, checkpoint_id: str | None) -> dict[str, Any]:

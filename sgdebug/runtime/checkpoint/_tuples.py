@@ -12,15 +12,20 @@ and then every subgraph's, as LangGraph's in-memory saver does.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sgdebug.runtime.checkpoint._keys import split_thread_key, thread_key
 from sgdebug.runtime.checkpoint._load import as_langgraph_reads, load_value
 from sgdebug.runtime.checkpoint._offered import OfferedCheckpoint
+from sgdebug.runtime.checkpoint._slots import task_path_text, write_slots
 
 if TYPE_CHECKING:
-    from sgdebug.runtime.checkpoint.base import BaseCheckpointSaver, CheckpointRecord
+    from sgdebug.runtime.checkpoint.base import (
+        BaseCheckpointSaver,
+        CheckpointRecord,
+        PendingWrite,
+    )
 
 __all__ = [
     "CheckpointTuple",
@@ -72,11 +77,28 @@ def _tuple(saver: BaseCheckpointSaver, record: CheckpointRecord) -> CheckpointTu
         "versions_seen": {k: dict(v) for k, v in record.versions_seen.items()},
         "updated_channels": None,
     }
-    writes = [(w.task_id, w.channel, w.value) for w in saver.get_writes(thread_id, record.id)]
+    pending = langgraph_order(saver.get_writes(thread_id, record.id))
+    writes = [(w.task_id, w.channel, w.value) for w in pending]
     parent = None if record.parent_id is None else _config(thread_id, record.parent_id)
     # (the dict carries its record: a run reading through a saver's own get_tuple uses it)
     offered = OfferedCheckpoint(checkpoint, record, {})
     return CheckpointTuple(_config(thread_id, record.id), offered, record.metadata, parent, writes)
+
+
+def langgraph_order(writes: Sequence[PendingWrite]) -> list[PendingWrite]:
+    """A checkpoint's pending writes (each task's together, in its order) as LangGraph's
+    savers list them: by task path (as text: a resuming ``Command``'s, ``""``, first), then
+    task id, then slot (a task's ``__resume__``, ``__interrupt__``, ``__error__``, then its
+    channel writes)."""
+    by_task: dict[str, list[PendingWrite]] = {}
+    for write in writes:
+        by_task.setdefault(write.task_id, []).append(write)
+    slotted: list[tuple[str, str, int, PendingWrite]] = []
+    for task in by_task.values():
+        text = task_path_text(task[0].path)
+        slotted += ((text, w.task_id, slot, w) for slot, w in write_slots(task))
+    slotted.sort(key=lambda item: item[:3])
+    return [item[3] for item in slotted]
 
 
 def _keys(saver: BaseCheckpointSaver, configurable: Mapping[str, Any]) -> list[str]:

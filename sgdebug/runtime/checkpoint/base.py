@@ -16,8 +16,10 @@ from typing import Any, Literal, NamedTuple
 
 from sgdebug.runtime.checkpoint import _tuples
 from sgdebug.runtime.checkpoint._keys import NS_KEY_SEP, split_thread_key, thread_key
+from sgdebug.runtime.checkpoint._slots import SPECIAL_WRITES, write_slots
 
 __all__ = [
+    "SPECIAL_WRITES",
     "BaseCheckpointSaver",
     "Blob",
     "CheckpointRecord",
@@ -28,6 +30,7 @@ __all__ = [
     "Source",
     "TaskWrites",
     "WriteInfo",
+    "write_slots",
     "CheckpointId",
     "NS_KEY_SEP",
     "build_record",
@@ -46,25 +49,6 @@ _NO_METADATA: Mapping[str, Any] = MappingProxyType({})
 
 # Records are NamedTuples rather than frozen dataclasses: one of each is made per superstep
 # and per write while history is recorded, and a tuple is several times cheaper to build.
-
-SPECIAL_WRITES: dict[str, int] = {"__error__": -1, "__interrupt__": -2, "__resume__": -3}
-"""Pending writes that describe a task attempt rather than a channel write. Each is kept
-under its own slot: a task that failed (or was interrupted) and later succeeded keeps the
-error (or interrupt) next to its result, as LangGraph's savers do."""
-
-
-def write_slots(writes: Sequence[PendingWrite]) -> list[tuple[int, PendingWrite]]:
-    """Slot numbers for one task's batch: channel writes 0, 1, ...; special writes < 0."""
-    out: list[tuple[int, PendingWrite]] = []
-    index = 0
-    for write in writes:
-        special = SPECIAL_WRITES.get(write.channel)
-        if special is None:
-            out.append((index, write))
-            index += 1
-        else:
-            out.append((special, write))
-    return out
 
 
 class Blob(NamedTuple):

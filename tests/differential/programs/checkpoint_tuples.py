@@ -16,7 +16,7 @@ from typing import Any, TypedDict
 from sgdebug.sample_graphs._engines import EngineAPI
 
 from ..harness import Case, attempt
-from .checkpoint import CFG, Rec, Script, chain, ckpt, history, thread
+from .checkpoint import CFG, Rec, S, Script, chain, ckpt, history, thread
 
 
 def _tuple(t: Any) -> Any:
@@ -169,3 +169,62 @@ def checkpointer_list_covers_subgraph_namespaces(g: EngineAPI) -> Case:
 
 async def _arows(saver: Any) -> list[Any]:
     return [t async for t in saver.alist(CFG)]
+
+
+def _two_asks(g: EngineAPI) -> Any:
+    """``ask`` (two ``interrupt()`` calls) beside ``sib`` and ``zed``, with a saver."""
+
+    def ask(s: Any) -> dict[str, Any]:
+        return {"log": [f"{g.interrupt('first?')}/{g.interrupt('second?')}"]}
+
+    b = g.StateGraph(S).add_node("zed", lambda s: {"log": ["zed"]}).add_node("ask", ask)
+    b.add_node("sib", lambda s: {"x": 2, "log": ["sib"]})
+    for name in ("zed", "ask", "sib"):
+        b.add_edge(g.START, name)
+    return b.compile(checkpointer=g.InMemorySaver())
+
+
+def _pending(saver: Any, config: Any) -> Any:
+    return attempt(lambda: saver.get_tuple(config).pending_writes)
+
+
+@ckpt
+def checkpointer_pending_writes_after_a_resume(g: EngineAPI) -> Case:
+    """A resumed task's answers are stored among its pending writes (``__resume__``, and the
+    resuming ``Command``'s own under the null task), listed in LangGraph's order: by task
+    path, then task id, then slot (a task's resume, interrupt, then channel writes)."""
+    graph = _two_asks(g)
+    saver = graph.checkpointer
+    sync, other = thread("sync"), thread("async")
+
+    async def resumed_async() -> Any:
+        await graph.ainvoke({"x": 1}, other)
+        first = _pending(saver, other)
+        await graph.ainvoke(g.Command(resume="A"), other)
+        return first, _pending(saver, other)
+
+    def script() -> Script:
+        graph.invoke({"x": 1}, sync)
+        yield "asked", _pending(saver, sync)
+        graph.invoke(g.Command(resume="A"), sync)
+        yield "resumed once", _pending(saver, sync)
+        yield "history", history(graph, sync)
+        # (the newest only: the input task's branch writes come in no fixed order)
+        yield "listed", attempt(lambda: [t.pending_writes for t in saver.list(sync, limit=1)])
+        yield "async", attempt(lambda: asyncio.run(resumed_async()))
+        yield "done", attempt(lambda: graph.invoke(g.Command(resume="B"), sync))
+        yield "after done", _pending(saver, sync)
+
+    def spec(r: Rec) -> None:
+        channels = [w[1] for w in r["resumed once"]]
+        assert channels == ["__resume__", "__resume__", "__interrupt__", "x", "log", "log"]
+        assert r["resumed once"][0][2] == "A" and r["resumed once"][1][2] == ["A"]
+        assert [w[1] for w in r["asked"]] == ["__interrupt__", "x", "log", "log"]
+        assert [w[2] for w in r["asked"][2:]] == [["sib"], ["zed"]]  # (zed was added first)
+        assert r["listed"][0] == r["resumed once"]
+        assert [w[1:] for w in r["async"][1]][3:] == [w[1:] for w in r["resumed once"]][3:]
+        assert [w[1] for w in r["async"][1]] == channels
+        assert r["done"]["log"] == ["A/B", "sib", "zed"]  # (applied in task path order too)
+        assert r["after done"] == []
+
+    return Case(graph, script=script, spec=spec)
