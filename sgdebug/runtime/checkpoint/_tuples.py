@@ -87,16 +87,16 @@ def _tuple(saver: BaseCheckpointSaver, record: CheckpointRecord) -> CheckpointTu
 
 def langgraph_order(writes: Sequence[PendingWrite]) -> list[PendingWrite]:
     """A checkpoint's pending writes (each task's together, in its order) as LangGraph's
-    savers list them: by task path (as text: a resuming ``Command``'s, ``""``, first), then
-    task id, then slot (a task's ``__resume__``, ``__interrupt__``, ``__error__``, then its
-    channel writes)."""
+    savers list them: by the path each was written at (as text: a resuming ``Command``'s,
+    ``""``, first; an ``update_state``'s, ``"~__interrupt__, 0000000000"``, before pulled
+    tasks'), then task id, then slot (a task's ``__resume__``, ``__interrupt__``,
+    ``__error__``, then its channel writes)."""
     by_task: dict[str, list[PendingWrite]] = {}
     for write in writes:
         by_task.setdefault(write.task_id, []).append(write)
     slotted: list[tuple[str, str, int, PendingWrite]] = []
     for task in by_task.values():
-        text = task_path_text(task[0].path)
-        slotted += ((text, w.task_id, slot, w) for slot, w in write_slots(task))
+        slotted += ((task_path_text(w.path), w.task_id, slot, w) for slot, w in write_slots(task))
     slotted.sort(key=lambda item: item[:3])
     return [item[3] for item in slotted]
 

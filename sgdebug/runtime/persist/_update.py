@@ -86,8 +86,11 @@ def apply_node_updates(
                 grouped[key].append(value)
         if record is not None:
             task_id = update.task_id or _take(planned, node.name) or _fallback(persist, index, path)
-            # (an update that writes nothing leaves the task's earlier writes, as LangGraph)
-            stored.extend(PendingWrite(task_id, node.name, path, k, v) for k, v in writes)
+            # (an update that writes nothing leaves the task's earlier writes, as LangGraph;
+            # LangGraph's savers get the writes of the superstep's i-th update at the path
+            # ("__interrupt__", i), whichever task they are filed under)
+            at = (INTERRUPT, index)
+            stored.extend(PendingWrite(task_id, node.name, at, k, v) for k, v in writes)
     if record is not None and stored and keep:
         stored = _not_recorded(persist, record, stored)
     if record is not None and stored and keep:

@@ -11,9 +11,8 @@ that task), and what each call receives: the run's ``configurable`` keys, the me
 follows (a resumed run's, a fork's, a durability ``"exit"`` run's), the checkpoint's
 ``channel_values`` in the graph's channel order and its ``updated_channels``.
 
-Not observed: version numbers (ints on sgdebug, strings on LangGraph), the task path of an
-update's writes (LangGraph's ``"~__interrupt__, 0000000000"``, sgdebug's the node's pulled
-path) and ``__resume__`` among a resumed task's writes (LangGraph keeps the answers there).
+Not observed: version numbers (ints on sgdebug, strings on LangGraph) and ``__resume__``
+among a resumed task's writes (``checkpoint_tuples`` compares those as a saver lists them).
 """
 
 from __future__ import annotations
@@ -46,9 +45,9 @@ def _ns(config: Any) -> str:
     return "|".join(part.partition(":")[0] for part in ns.split("|")) if ns else ""
 
 
-def _logged(g: EngineAPI, log: Log, *, fail_in: str = "", paths: bool = True) -> Any:
+def _logged(g: EngineAPI, log: Log, *, fail_in: str = "") -> Any:
     """The engine's saver with logging ``aput``/``aput_writes`` (``fail_in``: a namespace
-    whose first loop checkpoint's ``aput`` raises; ``paths``: log the task paths)."""
+    whose first loop checkpoint's ``aput`` raises)."""
     saver = g.InMemorySaver()
     base = type(saver)
 
@@ -76,7 +75,7 @@ def _logged(g: EngineAPI, log: Log, *, fail_in: str = "", paths: bool = True) ->
         self: Any, config: Any, writes: Any, task_id: str, task_path: str = ""
     ) -> Any:
         channels = [w[0] for w in writes if w[0] != "__resume__"]
-        log.append(("aput_writes", _ns(config), channels, task_path if paths else "-"))
+        log.append(("aput_writes", _ns(config), channels, task_path))
         return await base.aput_writes(self, config, writes, task_id, task_path)
 
     saver.__class__ = type("LoggedSaver", (base,), {"aput": aput, "aput_writes": aput_writes})
@@ -115,7 +114,7 @@ def _outcome(run: Callable[[], Any]) -> Any:
 @ckpt
 def async_update_state_stores_through_aput(g: EngineAPI) -> Case:
     log: Log = []
-    graph = _chain(g, _logged(g, log, paths=False))  # (an update's task path differs)
+    graph = _chain(g, _logged(g, log))
     cfg = {"configurable": {"thread_id": "t1", "user": "u"}}
 
     async def update() -> Any:

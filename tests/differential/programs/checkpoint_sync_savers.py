@@ -8,8 +8,8 @@ Every run calls them as LangGraph's loop does: one ``put_writes`` per finished t
 whose base ``aput`` stores through ``put``), with the run's ``configurable`` keys,
 ``new_versions`` against the checkpoint the new one follows, the channel values in the
 graph's order and ``updated_channels``; what they store reads back through ``get_state``
-and history. Not observed, as in ``checkpoint_async_saves``: version numbers, an update's
-task path and ``__resume__`` among a resumed task's writes.
+and history. Not observed, as in ``checkpoint_async_saves``: version numbers and
+``__resume__`` among a resumed task's writes.
 """
 
 from __future__ import annotations

@@ -228,3 +228,53 @@ def checkpointer_pending_writes_after_a_resume(g: EngineAPI) -> Case:
         assert r["after done"] == []
 
     return Case(graph, script=script, spec=spec)
+
+
+def _path_recorder(g: EngineAPI, paths: list[tuple[list[str], str]]) -> Any:
+    """The engine's saver, its class given a ``put_writes`` noting each call's channels and
+    task path."""
+    saver = g.InMemorySaver()
+    base = type(saver)
+
+    def put_writes(self: Any, config: Any, writes: Any, task_id: str, task_path: str = "") -> None:
+        paths.append(([w[0] for w in writes], task_path))
+        base.put_writes(self, config, writes, task_id, task_path)
+
+    saver.__class__ = type("RecordingSaver", (base,), {"put_writes": put_writes})
+    return saver
+
+
+@ckpt
+def checkpointer_pending_writes_of_state_updates(g: EngineAPI) -> Case:
+    """An ``update_state``'s writes are stored on the checkpoint it updates at the path
+    ``("__interrupt__", i)`` (the i-th update of the superstep), whichever task they are
+    filed under: a saver is handed that path, and lists them before the pulled tasks'."""
+    paths: list[tuple[list[str], str]] = []
+    b = g.StateGraph(S).add_node("zed", lambda s: {"log": ["zed"]})
+    b.add_node("ask", lambda s: {"x": g.interrupt("q")})
+    b.add_edge(g.START, "zed").add_edge(g.START, "ask")
+    graph = b.compile(checkpointer=_path_recorder(g, paths))
+    saver = graph.checkpointer
+
+    def script() -> Script:
+        graph.invoke({"x": 1}, CFG)
+        asked = saver.get_tuple(CFG).config
+        paths.clear()
+        ups = [g.StateUpdate({"log": ["u1"]}, "ask"), g.StateUpdate({"log": ["u2"]}, "ask")]
+        yield "bulk", attempt(lambda: graph.bulk_update_state(CFG, [ups]) and None)
+        yield "bulk paths", list(paths)
+        yield "pending", _pending(saver, asked)
+        paths.clear()
+        yield "update", attempt(lambda: graph.update_state(CFG, {"log": ["u3"]}) and None)
+        yield "update paths", [p for _, p in paths]  # (its branch writes: in no fixed order)
+        yield "history", history(graph)
+
+    def spec(r: Rec) -> None:
+        assert r["bulk paths"] == [
+            (["log"], "~__interrupt__, 0000000000"), (["log"], "~__interrupt__, 0000000001")
+        ]  # fmt: skip
+        assert [(w[1], w[2]) for w in r["pending"]][:2] == [("log", ["u1"]), ("log", ["u2"])]
+        assert [w[1] for w in r["pending"]][2:] == ["__interrupt__", "log"]
+        assert r["update paths"] == ["~__interrupt__, 0000000000"]
+
+    return Case(graph, script=script, spec=spec)
