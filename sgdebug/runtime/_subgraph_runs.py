@@ -226,9 +226,18 @@ def replay_targets(config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, st
 def raise_stop(run: Run) -> None:
     """A subgraph's run that stopped (``interrupt()``, or a static breakpoint) stops its
     parent's task: it raises ``GraphInterrupt`` with the interrupts (none for a
-    breakpoint) instead of returning, as LangGraph's nested graphs do."""
-    if run.status == "interrupted" and run.options.parent is not None:
+    breakpoint) instead of returning, as LangGraph's nested graphs do. One that ends
+    otherwise raises what its saver's ``aput`` failed with (``AsyncFace.raise_failed``)."""
+    if run.options.parent is None:
+        return
+    if run.status == "interrupted":
         raise GraphInterrupt(run.interrupts)
+    if run.persist is not None and run.persist.astore is not None:  # (an AsyncFace's)
+        from sgdebug.runtime.persist._async_face import AsyncFace
+
+        saver = cast("Persistence", run.persist).saver
+        if isinstance(saver, AsyncFace):
+            saver.raise_failed()
 
 
 def plan_for(graph: GraphPlan, config: Mapping[str, Any], *, strict: bool = False) -> GraphPlan:

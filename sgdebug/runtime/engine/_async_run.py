@@ -14,7 +14,7 @@ What only the async path has to do, as LangGraph's async loop does:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -42,18 +42,30 @@ async def aadvance(run: Run, one_step: bool) -> Status:
             status = run._settle(one_step, inline=False)
             if status is None:
                 if astore is not None:
-                    await astore()
+                    await _stored(run, astore)
                 status = run._after_execute(await aexecute(run))
             if status is not None:
                 status = run._ended(status)
                 if astore is not None:
-                    await astore()
+                    await _stored(run, astore)
                 return status
     except BaseException:
         run._ended("error")
         if astore is not None:  # (as LangGraph: a cancelled run still stores where it is)
             await asyncio.shield(astore())
         raise
+
+
+async def _stored(run: Run, astore: Callable[[], Awaitable[None]]) -> None:
+    """Await the stores held so far. A subgraph's run whose store failed goes on, as
+    LangGraph stores in the background while the next step runs: its saver's face keeps
+    the failure, raised at the run's next checkpoint or when it ends, unless it stops at
+    an interrupt (which wins: ``AsyncFace.raise_failed``)."""
+    try:
+        await astore()
+    except Exception:
+        if run.options.parent is None:
+            raise
 
 
 async def aexecute(run: Run) -> bool:

@@ -175,6 +175,8 @@ class AsyncFace(BaseCheckpointSaver):
         self._queue: list[Callable[[], Awaitable[Any]]] = []
         self._records: dict[tuple[str, str], CheckpointRecord] = {}
         self._blobs: dict[str, Blob] = {}
+        self.failed: Exception | None = None
+        """What a store awaited at once failed with (it is raised later: see :meth:`_hold`)."""
 
     async def drain(self) -> None:
         """Await every store held so far, in order; on a failure the rest are dropped."""
@@ -182,14 +184,20 @@ class AsyncFace(BaseCheckpointSaver):
         try:
             while queue:
                 await queue.pop(0)()
+        except Exception as exc:
+            self.failed = exc  # (held for reads: see :meth:`_hold`)
+            raise
         finally:
             queue.clear()
-            self._records.clear()
-            self._blobs.clear()
+            if self.failed is None:
+                self._records.clear()
+                self._blobs.clear()
 
     def _hold(self, store: Callable[[], Awaitable[Any]]) -> None:
         """Keep ``store`` for :meth:`drain`; on a worker thread, await it on the loop now."""
         loop = self.stores.loop
+        if self.failed is not None and isinstance(store, partial) and store.func == self._aput:
+            raise self.failed  # (LangGraph puts a checkpoint after the one before it)
         if not self.stores.at_once:
             self._queue.append(store)
             return
@@ -197,9 +205,22 @@ class AsyncFace(BaseCheckpointSaver):
             raise RuntimeError("a store awaited at once cannot be made on its loop's thread")
         try:
             asyncio.run_coroutine_threadsafe(_awaited(store), loop).result()
+        except Exception as exc:
+            # LangGraph stores in the background while the next step runs: the step runs
+            # all the same (reading what failed to store, held here from now on), an
+            # interrupt in it wins (the failure is dropped), else the failure ends the run
+            # at its next checkpoint or at its end (:meth:`raise_failed`)
+            self.failed = exc
+            return
         finally:
-            self._records.clear()
-            self._blobs.clear()
+            if self.failed is None:  # (what failed to store stays readable for the run)
+                self._records.clear()
+                self._blobs.clear()
+
+    def raise_failed(self) -> None:
+        """Raise what failed to store (a run that ends without stopping at an interrupt)."""
+        if self.failed is not None:
+            raise self.failed
 
     # -- stores: held --------------------------------------------------------------------
 

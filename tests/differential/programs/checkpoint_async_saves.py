@@ -254,3 +254,62 @@ def async_subgraph_failing_aput_fails_its_task(g: EngineAPI) -> Case:
         assert "Faulty subgraph put" in repr(r["state"]["tasks"][0]["error"])
 
     return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def async_subgraph_failing_aput_then_interrupt_drops_the_failure(g: EngineAPI) -> Case:
+    """A subgraph's task that stops at an ``interrupt()`` after its run's checkpoint failed
+    to store: the interrupt wins (LangGraph stores in the background while the step runs,
+    and drops the failure of a step that stops); the resume, whose step ends, fails."""
+    log: Log = []
+    graph = _with_subgraph(g, _logged(g, log, fail_in="two"))
+    cfg = {"configurable": {"thread_id": "t1"}}
+
+    def script() -> Script:
+        yield "ainvoke", _outcome(lambda: graph.ainvoke({"a": ["0"]}, cfg))
+        yield "calls", [c[:3] if c[0] == "aput" else c for c in _taken(log)]
+        yield "state", snap(graph, cfg)
+        yield "resumed", _outcome(lambda: graph.ainvoke(g.Command(resume="yes"), cfg))
+        yield "resumed state", snap(graph, cfg)
+
+    def spec(r: Rec) -> None:
+        assert [i.fields["value"] for i in r["ainvoke"]["__interrupt__"]] == ["inner?"]
+        assert ("aput_writes", "two", ["__interrupt__"], "~__pregel_pull, inner") in r["calls"]
+        assert r["state"]["next"] == ("two",) and r["state"]["tasks"][0]["error"] is None
+        assert r["resumed"] == Raised("ValueError", "Faulty subgraph put")
+        assert "Faulty subgraph put" in repr(r["resumed state"]["tasks"][0]["error"])
+
+    return Case(graph, script=script, spec=spec)
+
+
+@ckpt
+def async_node_ainvoking_a_subgraph_whose_aput_fails_then_interrupt(g: EngineAPI) -> Case:
+    """As ``async_subgraph_failing_aput_then_interrupt_drops_the_failure``, the subgraph run
+    by an async node's ``await sub.ainvoke(state)`` (its run's stores held and awaited
+    between its phases, not at once)."""
+    log: Log = []
+
+    def inner(state: S) -> dict[str, Any]:
+        return {"a": [f"in:{g.interrupt('inner?')}"], "z": "inner"}
+
+    sub = g.StateGraph(S).add_node("inner", inner).add_edge(g.START, "inner").compile()
+
+    async def two(state: S) -> Any:
+        return await sub.ainvoke(state)
+
+    graph = _chain(g, _logged(g, log, fail_in="two"), two)
+    cfg = {"configurable": {"thread_id": "t1"}}
+
+    def script() -> Script:
+        yield "ainvoke", _outcome(lambda: graph.ainvoke({"a": ["0"]}, cfg))
+        yield "calls", [c[:3] if c[0] == "aput" else c for c in _taken(log)]
+        yield "state", snap(graph, cfg)
+        yield "resumed", _outcome(lambda: graph.ainvoke(g.Command(resume="yes"), cfg))
+        yield "resumed state", snap(graph, cfg)
+
+    def spec(r: Rec) -> None:
+        assert [i.fields["value"] for i in r["ainvoke"]["__interrupt__"]] == ["inner?"]
+        assert r["state"]["tasks"][0]["error"] is None
+        assert r["resumed"] == Raised("ValueError", "Faulty subgraph put")
+
+    return Case(graph, script=script, spec=spec)
