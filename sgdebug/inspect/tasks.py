@@ -213,6 +213,12 @@ def _sources(task: Task, writers: dict[str, tuple[Any, ...]]) -> tuple[str, ...]
             return (str(names[index]),)
         return ()
     found = [str(n) for t in task.triggers for n in writers.get(t, ())]
+    if not found:  # LangGraph names a join's task trigger branch:to:NODE, written as join:…:NODE
+        ending = f":{task.name}"
+        found = [
+            str(n) for c, names in writers.items() if _is_route(c) and c.endswith(ending)
+            for n in names
+        ]  # fmt: skip
     return tuple(dict.fromkeys(found))
 
 

@@ -8,14 +8,17 @@ why, for each engine (LANGGRAPH_SEMANTICS.md is the reference for LangGraph's si
 
 from __future__ import annotations
 
-from typing import Any
+import operator
+from typing import Annotated, Any, TypedDict
 
 import pytest
 
 from sgdebug.debugger import Event, Session, TaskRan
 from sgdebug.debugger.results import EngineName
+from sgdebug.sample_graphs._engines import api
 
 from .engine_scenarios import (
+    BUILT_WITH,
     EDIT_STEP,
     LINEAR,
     hits,
@@ -23,6 +26,7 @@ from .engine_scenarios import (
     on_both,
     run,
     sample,
+    session_on,
     state_writes,
     stopped,
     tree,
@@ -275,3 +279,29 @@ def test_editing_an_old_snapshot_starts_a_branch(engine: EngineName) -> None:
     assert tree(session)[:4] == LINEAR
     assert tree(session)[4:] == branch[engine]
     assert session.history().value[3].head  # the first branch is still there
+
+
+class _Joined(TypedDict):
+    log: Annotated[list[str], operator.add]
+
+
+@on_both
+def test_a_joins_task_says_it_was_triggered_by_the_nodes_it_waited_for(
+    engine: EngineName,
+) -> None:
+    """The tasks pane's "triggered by": LangGraph names a join's task trigger
+    ``branch:to:NODE`` while the nodes wrote the join's own channel; both engines show the
+    nodes."""
+    from sgdebug.debugger.frame import current_frame
+
+    lg = api(BUILT_WITH[engine])
+    builder = lg.StateGraph(_Joined)
+    for name in ("fetch", "parse", "done"):
+        builder.add_node(name, lambda state, name=name: {"log": [name]})
+    builder.add_edge(lg.START, "fetch")
+    builder.add_edge(lg.START, "parse")
+    builder.add_edge(["fetch", "parse"], "done")
+    session = session_on(builder.compile(), engine, {"log": []})
+    run(session, "restart", "step", "step")
+    (join,) = current_frame(session).tasks
+    assert (join.name, join.sources) == ("done", ("fetch", "parse"))
