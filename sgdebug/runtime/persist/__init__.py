@@ -16,6 +16,7 @@ implements):
 * ``_async_face``: an async run's saver when the user's saver stores LangGraph's way
   (its own ``aput``/``aput_writes``): held and awaited between phases, or awaited at once
   from a worker thread (``aupdate_state``, a subgraph node's run).
+* ``_face``: what both faces share (the wrapped saver's ids, clock, lock, encoding).
 * ``_sync_face``: a run's saver when the user's saver overrides LangGraph's sync
   ``put``/``put_writes``; ``_offers``: what either face hands such a saver, as LangGraph's
   loop does; ``_langgraph_reads``: reading a thread through a saver's own

@@ -43,6 +43,7 @@ from sgdebug.runtime.checkpoint.base import (
     PendingWrite,
     TaskWrites,
 )
+from sgdebug.runtime.persist._face import SaverFace
 from sgdebug.runtime.persist._offers import checkpoint_offer, task_batches, writes_offers
 
 __all__ = [
@@ -150,10 +151,8 @@ def _subgraph_node_stores(parent: AsyncFace) -> AsyncStores | None:
     return replace(parent.stores, channels=tuple(sub.channel_specs), at_once=True)
 
 
-class AsyncFace(BaseCheckpointSaver):
+class AsyncFace(SaverFace):
     """Holds one run's stores for a saver with its own ``aput``/``aput_writes``."""
-
-    journals = False
 
     def __init__(
         self,
@@ -162,16 +161,11 @@ class AsyncFace(BaseCheckpointSaver):
         *,
         reads: BaseCheckpointSaver | None = None,
     ) -> None:
-        # (no super().__init__: ids, clock and lock are the inner saver's)
-        self.inner = inner
+        super().__init__(inner)
         self.reads = reads or inner
         """Where what this face does not hold is read: the saver, or the face of the run
         whose task this run is in."""
         self.stores = stores
-        self.new_id = inner.new_id
-        self.now = inner.now
-        self.lock = inner.lock
-        self.raw_types = inner.raw_types
         self._queue: list[Callable[[], Awaitable[Any]]] = []
         self._records: dict[tuple[str, str], CheckpointRecord] = {}
         self._blobs: dict[str, Blob] = {}
@@ -297,21 +291,6 @@ class AsyncFace(BaseCheckpointSaver):
 
     def get_writes(self, thread_id: str, checkpoint_id: str) -> list[PendingWrite]:
         return self.reads.get_writes(thread_id, checkpoint_id)
-
-    def encode(self, value: Any, channel: str) -> Any:
-        return self.inner.encode(value, channel)
-
-    def decode(self, data: Any) -> Any:
-        return self.inner.decode(data)
-
-    def share_list(self, items: list[Any], length: int) -> Any | None:
-        return self.inner.share_list(items, length)
-
-    def threads(self) -> list[str]:
-        return self.inner.threads()
-
-    def namespaces(self, thread_id: str) -> list[str]:
-        return self.inner.namespaces(thread_id)
 
 
 async def _awaited(store: Callable[[], Awaitable[Any]]) -> Any:

@@ -28,6 +28,7 @@ from sgdebug.runtime.checkpoint.base import (
     PendingWrite,
     TaskWrites,
 )
+from sgdebug.runtime.persist._face import SaverFace
 from sgdebug.runtime.persist._offers import checkpoint_offer, task_batches, writes_offers
 
 __all__ = ["LangGraphFace", "describe_run", "langgraph_style"]
@@ -62,18 +63,11 @@ def _takes_config(method: Any) -> bool:
     return names[1:2] == ["config"]
 
 
-class LangGraphFace(BaseCheckpointSaver):
+class LangGraphFace(SaverFace):
     """Stores one run's checkpoints and writes through LangGraph-style overrides."""
 
-    journals = False
-
     def __init__(self, inner: BaseCheckpointSaver) -> None:
-        # (no super().__init__: ids, clock and lock are the inner saver's)
-        self.inner = inner
-        self.new_id = inner.new_id
-        self.now = inner.now
-        self.lock = inner.lock
-        self.raw_types = inner.raw_types
+        super().__init__(inner)
         self._blobs: Mapping[str, Blob] = {}
         """The blobs of the checkpoint being handed over (its values are read from them)."""
         self.run: tuple[Sequence[str], Mapping[str, Any] | None] = ((), None)
@@ -133,18 +127,3 @@ class LangGraphFace(BaseCheckpointSaver):
 
     def get_writes(self, thread_id: str, checkpoint_id: str) -> list[PendingWrite]:
         return self.inner.get_writes(thread_id, checkpoint_id)
-
-    def encode(self, value: Any, channel: str) -> Any:
-        return self.inner.encode(value, channel)
-
-    def decode(self, data: Any) -> Any:
-        return self.inner.decode(data)
-
-    def share_list(self, items: list[Any], length: int) -> Any | None:
-        return self.inner.share_list(items, length)
-
-    def threads(self) -> list[str]:
-        return self.inner.threads()
-
-    def namespaces(self, thread_id: str) -> list[str]:
-        return self.inner.namespaces(thread_id)
