@@ -145,12 +145,14 @@ def test_the_driver_learns_from_langgraphs_refusal_once() -> None:
 
 
 def _until_waiting(ident: int) -> None:
-    """Until the thread ``ident`` waits for a result (in ``Future.result``), 10 s at most."""
+    """Until the thread ``ident`` waits for the node (in ``_await``'s wait), 10 s at most."""
     for _ in range(1000):
         frame = sys._current_frames().get(ident)
-        while frame is not None and frame.f_code.co_name != "result":
+        names = []
+        while frame is not None:
+            names.append(frame.f_code.co_name)
             frame = frame.f_back
-        if frame is not None:
+        if names[:1] == ["wait"] and "_await" in names:
             return
         time.sleep(0.01)
     raise AssertionError("the thread never waited for the node")
@@ -189,6 +191,49 @@ def test_ctrl_c_in_the_waiting_thread_cancels_the_awaited_node() -> None:
     assert not thread.is_alive()
     assert [type(e) for e in caught] == [KeyboardInterrupt]
     assert cancelled.wait(10)
+
+
+def test_ctrl_c_while_a_stream_waits_closes_the_stream_and_goes_up() -> None:
+    """The same while the engine reads ``astream`` (a step: its node hangs): the stream is
+    closed after the cancelled read ends, and the KeyboardInterrupt, not a RuntimeError from
+    closing a generator still running, reaches the session."""
+    from sgdebug.debugger.engines._lg_async import _iterate
+    from sgdebug.tui.stopping import _raise_in
+
+    closed = threading.Event()
+
+    async def stream() -> Any:
+        try:
+            yield "first"
+            await asyncio.sleep(60)
+            yield "never"
+        finally:
+            await asyncio.sleep(0.05)  # (its cancelled steps take a while to end, as LangGraph's)
+            closed.set()
+
+    caught: list[BaseException] = []
+    got: list[Any] = []
+
+    def reading() -> None:
+        try:
+            for item in _iterate(stream()):
+                got.append(item)
+        except BaseException as exc:
+            caught.append(exc)
+
+    thread = threading.Thread(target=reading)
+    thread.start()
+    for _ in range(1000):
+        if got:
+            break
+        time.sleep(0.01)
+    assert thread.ident is not None
+    _until_waiting(thread.ident)
+    _raise_in(thread.ident, KeyboardInterrupt)
+    thread.join(10)
+    assert got == ["first"]
+    assert [type(e) for e in caught] == [KeyboardInterrupt]
+    assert closed.is_set()
 
 
 @pytest.mark.parametrize("asks", [False, True])

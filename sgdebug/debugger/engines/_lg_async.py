@@ -19,7 +19,6 @@ with LangGraph's refusal (a graph whose async part only shows itself when it run
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import threading
 from collections.abc import AsyncIterator, Coroutine, Iterator
@@ -31,6 +30,8 @@ T = TypeVar("T")
 
 _SLICE = 0.05
 """Seconds a waiting thread waits at a time (how soon a KeyboardInterrupt reaches it)."""
+_CANCEL_S = 10.0
+"""Seconds a cancelled node is given to end (one that swallows the cancellation is left)."""
 _REFUSALS = (
     (TypeError, "No synchronous function provided"),
     (NotImplementedError, "does not support sync invocation"),
@@ -138,19 +139,30 @@ def _session_loop() -> asyncio.AbstractEventLoop:
 
 def _await(coroutine: Coroutine[Any, Any, T]) -> T:
     """``coroutine``'s result, awaited on the session's loop; an exception raised in the
-    waiting thread (Ctrl+C twice: ``KeyboardInterrupt``) cancels it and goes on up."""
-    future: concurrent.futures.Future[T] | None = None
+    waiting thread (Ctrl+C twice: ``KeyboardInterrupt``) cancels it, waits for it to end
+    (a stream it was reading can then be closed), and goes on up."""
+    loop = _session_loop()
+    over = threading.Event()
+    tasks: list[asyncio.Task[T]] = []
+
+    def start() -> None:
+        task = loop.create_task(coroutine)
+        task.add_done_callback(lambda _: over.set())
+        tasks.append(task)
+
+    def cancel() -> None:
+        for task in tasks:
+            task.cancel()
+
+    loop.call_soon_threadsafe(start)
     try:
-        future = asyncio.run_coroutine_threadsafe(coroutine, _session_loop())
-        while True:
-            try:
-                return future.result(timeout=_SLICE)
-            except concurrent.futures.TimeoutError:
-                continue
+        while not over.wait(_SLICE):
+            pass
     except BaseException:
-        if future is not None:
-            future.cancel()
+        loop.call_soon_threadsafe(cancel)  # (after start: the loop runs them in order)
+        over.wait(_CANCEL_S)
         raise
+    return tasks[0].result()
 
 
 def _iterate(stream: AsyncIterator[Any]) -> Iterator[Any]:
