@@ -17,7 +17,6 @@ among a resumed task's writes (``checkpoint_tuples`` compares those as a saver l
 
 from __future__ import annotations
 
-import asyncio
 import operator
 from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
@@ -26,6 +25,7 @@ from sgdebug.sample_graphs._engines import EngineAPI
 
 from ..harness import Case, Raised
 from .checkpoint import Rec, Script, ckpt, history, snap
+from .checkpoint_async_savers import _outcome
 
 Log = list[tuple[Any, ...]]
 _RESERVED = {"checkpoint_ns", "checkpoint_id", "checkpoint_map", "thread_id"}
@@ -102,13 +102,6 @@ def _taken(log: Log) -> list[tuple[Any, ...]]:
     out = list(log)
     log.clear()
     return out
-
-
-def _outcome(run: Callable[[], Any]) -> Any:
-    try:
-        return asyncio.run(run())
-    except Exception as exc:
-        return Raised.of(exc)
 
 
 @ckpt
@@ -256,6 +249,15 @@ def async_subgraph_failing_aput_fails_its_task(g: EngineAPI) -> Case:
     return Case(graph, script=script, spec=spec)
 
 
+def _interrupted_then_resumed(g: EngineAPI, graph: Any, log: Log, cfg: Any) -> Script:
+    """A run stopping at an interrupt(), the saver calls it made, the state, then the resume."""
+    yield "ainvoke", _outcome(lambda: graph.ainvoke({"a": ["0"]}, cfg))
+    yield "calls", [c[:3] if c[0] == "aput" else c for c in _taken(log)]
+    yield "state", snap(graph, cfg)
+    yield "resumed", _outcome(lambda: graph.ainvoke(g.Command(resume="yes"), cfg))
+    yield "resumed state", snap(graph, cfg)
+
+
 @ckpt
 def async_subgraph_failing_aput_then_interrupt_drops_the_failure(g: EngineAPI) -> Case:
     """A subgraph's task that stops at an ``interrupt()`` after its run's checkpoint failed
@@ -266,11 +268,7 @@ def async_subgraph_failing_aput_then_interrupt_drops_the_failure(g: EngineAPI) -
     cfg = {"configurable": {"thread_id": "t1"}}
 
     def script() -> Script:
-        yield "ainvoke", _outcome(lambda: graph.ainvoke({"a": ["0"]}, cfg))
-        yield "calls", [c[:3] if c[0] == "aput" else c for c in _taken(log)]
-        yield "state", snap(graph, cfg)
-        yield "resumed", _outcome(lambda: graph.ainvoke(g.Command(resume="yes"), cfg))
-        yield "resumed state", snap(graph, cfg)
+        yield from _interrupted_then_resumed(g, graph, log, cfg)
 
     def spec(r: Rec) -> None:
         assert [i.fields["value"] for i in r["ainvoke"]["__interrupt__"]] == ["inner?"]
@@ -301,11 +299,7 @@ def async_node_ainvoking_a_subgraph_whose_aput_fails_then_interrupt(g: EngineAPI
     cfg = {"configurable": {"thread_id": "t1"}}
 
     def script() -> Script:
-        yield "ainvoke", _outcome(lambda: graph.ainvoke({"a": ["0"]}, cfg))
-        yield "calls", [c[:3] if c[0] == "aput" else c for c in _taken(log)]
-        yield "state", snap(graph, cfg)
-        yield "resumed", _outcome(lambda: graph.ainvoke(g.Command(resume="yes"), cfg))
-        yield "resumed state", snap(graph, cfg)
+        yield from _interrupted_then_resumed(g, graph, log, cfg)
 
     def spec(r: Rec) -> None:
         assert [i.fields["value"] for i in r["ainvoke"]["__interrupt__"]] == ["inner?"]
