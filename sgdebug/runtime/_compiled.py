@@ -25,6 +25,7 @@ from sgdebug.runtime._keywords import (
     refuse_run_keywords,
 )
 from sgdebug.runtime._runnable_graph import as_runnable, starts_graph_run
+from sgdebug.runtime.engine._context import SCOPE
 from sgdebug.runtime.engine._drain import inherited_control
 from sgdebug.runtime.engine._forward import astream_events, nested_emitter, stream_events
 from sgdebug.runtime.engine._hooks import PauseHook
@@ -92,9 +93,14 @@ class CompiledStateGraph(GraphPlan):
     # -- public API ------------------------------------------------------------------------
 
     def _new_run(self, input: Any, config: dict[str, Any] | None, request: RunRequest) -> Run:
-        """A run positioned to start: input written, or restored from its thread."""
-        given, config = config, _api.merged_config(self.config, config)
-        parent = current_parent()
+        """A run positioned to start: input written, or restored from its thread.
+
+        A root run without options, the usual ``invoke``, calls into none of the modules
+        for subgraphs, streams, breakpoints, control or savers: each is asked only when its
+        part is there (a cold run pays for every module it touches; see ``benchmarks``)."""
+        given = config
+        config = _api.merged_config(self.config, config) if self.config or config else {}
+        parent = None if SCOPE.get() is None else current_parent()
         if parent is not None and _subruns.runs_nested(parent, given):
             parent, config = _subruns.nested_run(self, parent, config)
         else:
@@ -113,7 +119,8 @@ class CompiledStateGraph(GraphPlan):
             durability = parent.run.durability
         before = request.interrupt_before or self.interrupt_before_nodes
         after = request.interrupt_after or self.interrupt_after_nodes
-        inner = inherited(parent)
+        inner = None if parent is None else inherited(parent)
+        keys = self.stream_keys
         if inner is not None and parent is not None:
             frame = _subruns.recast(parent.namespace)
             before, after = with_inner_breaks(inner, frame, before, after)
@@ -121,15 +128,18 @@ class CompiledStateGraph(GraphPlan):
             self,
             RunOptions(
                 config, limit, tuple(request.hooks), context,
-                nested_emitter(request.emit, parent, self.stream_keys),
+                request.emit if parent is None else nested_emitter(request.emit, parent, keys),
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
                 _watch(request.watch), durability, parent,
-                request.control or inherited_control(parent), inner,
+                request.control or (None if parent is None else inherited_control(parent)),
+                inner,
                 self.store if parent is None else parent.run.store,
             ),
         )  # fmt: skip
-        where = _subruns.storage(self, parent, config)
+        where = None
+        if parent is not None or self.checkpointer is not None:
+            where = _subruns.storage(self, parent, config)
         if where is None:
             if isinstance(input, Command) and input.resume is not None:
                 raise RuntimeError("Cannot use Command(resume=...) without checkpointer")
@@ -256,9 +266,12 @@ class CompiledStateGraph(GraphPlan):
         **deprecated: Any,
     ) -> Any:
         """Run the graph to the end and return its output (by default the output state)."""
-        refuse_run_keywords("invoke", print_mode, version, deprecated)
-        check_durability("invoke", durability, self.checkpointer)
-        if starts_graph_run(config):  # a tracer sees the graph's run, its nodes within
+        if deprecated or version != "v1":  # (the usual call checks nothing: no call made)
+            refuse_run_keywords("invoke", print_mode, version, deprecated)
+        if durability is not None:
+            check_durability("invoke", durability, self.checkpointer)
+        tracer = config and config.get("callbacks")
+        if tracer and starts_graph_run(config):  # a tracer sees the graph's run, its nodes within
             return as_runnable(self).invoke(
                 input, config, context=context, stream_mode=stream_mode, print_mode=print_mode,
                 output_keys=output_keys, interrupt_before=interrupt_before,
@@ -293,7 +306,8 @@ class CompiledStateGraph(GraphPlan):
         return self._output(run, keys)
 
     def _output(self, run: Run, keys: str | Sequence[str]) -> Any:
-        _subruns.raise_stop(run)
+        if run.options.parent is not None:  # (a subgraph's run stops its parent's task)
+            _subruns.raise_stop(run)
         result = run.read_values(keys) if run.watched_changed else None
         if run.interrupts:  # (a state that is not a dict, e.g. a list, is left out)
             values = result if isinstance(result, dict) else {}

@@ -309,16 +309,20 @@ class Run(RunState):
         if self.graph.cache is not None:
             pending, keyed = replay(self, pending)
         limit, timeout = self.options.config.get("max_concurrency"), self.graph.step_timeout
-        order = finish_order(self, pending)  # (streamed as they finish: see FinishOrder)
         pooled = partial(run_task, self)  # (not the method: a Python call less per task)
         here = pooled if self._inline is None else partial(run_task, self, scope=self._inline)
-        late = run_tasks(order.wrap(pooled), pending, limit, timeout, order.wrap(here))
+        order = None  # (nobody streams: the step's results are reported when it ends)
+        if self.options.emit is None:
+            late = run_tasks(pooled, pending, limit, timeout, here)
+        else:
+            order = finish_order(self, pending)  # (streamed as they finish: see FinishOrder)
+            late = run_tasks(order.wrap(pooled), pending, limit, timeout, order.wrap(here))
         if late:
-            ran = order.unstreamed(pending)
+            ran = pending if order is None else order.unstreamed(pending)
             self._step_timed_out(ran, late, TimeoutError("Timed out"), CancelledError())
         if keyed:
             remember(self, keyed)
-        return self.finish_execute(pending, order.close())
+        return self.finish_execute(pending, NONE if order is None else order.close())
 
     async def aexecute(self) -> bool:
         """:meth:`execute` on the event loop."""
