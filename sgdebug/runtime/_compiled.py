@@ -119,21 +119,22 @@ class CompiledStateGraph(GraphPlan):
             durability = parent.run.durability
         before = request.interrupt_before or self.interrupt_before_nodes
         after = request.interrupt_after or self.interrupt_after_nodes
-        inner = None if parent is None else inherited(parent)
-        keys = self.stream_keys
-        if inner is not None and parent is not None:
-            frame = _subruns.recast(parent.namespace)
-            before, after = with_inner_breaks(inner, frame, before, after)
+        inner, emit, control = None, request.emit, request.control
+        if parent is not None:  # (a root run asks none of these modules: see the docstring)
+            inner = inherited(parent)
+            emit = nested_emitter(emit, parent, self.stream_keys)
+            control = control or inherited_control(parent)
+            if inner is not None:
+                frame = _subruns.recast(parent.namespace)
+                before, after = with_inner_breaks(inner, frame, before, after)
         run = Run(
             self,
             RunOptions(
-                config, limit, tuple(request.hooks), context,
-                request.emit if parent is None else nested_emitter(request.emit, parent, keys),
+                config, limit, tuple(request.hooks), context, emit,
                 before if isinstance(before, str) else tuple(before),
                 after if isinstance(after, str) else tuple(after),
                 _watch(request.watch), durability, parent,
-                request.control or (None if parent is None else inherited_control(parent)),
-                inner,
+                control, inner,
                 self.store if parent is None else parent.run.store,
             ),
         )  # fmt: skip
