@@ -602,6 +602,33 @@ def test_the_watchdog_sleeps_once_no_step_runs() -> None:
     assert saw == [True]
 
 
+def test_the_watchdog_stays_awake_between_steps_run_back_to_back() -> None:
+    """A step woke it; for LINGER_LOOKS looks after the last step it looks on instead of
+    going to sleep, so the next step (an agent's loop, a server's runs) need not wake it."""
+    from sgdebug.runtime.engine._watchdog import HANDOFF_S, LINGER_LOOKS, running_watchdog
+
+    graph = _fan(_Starts(lambda name: None).node)
+    _proven_fast(graph)
+    graph.invoke({"started": []})
+    time.sleep(HANDOFF_S * 3)  # (going to sleep takes LINGER_LOOKS naps of HANDOFF_S at least)
+    assert LINGER_LOOKS > 3
+    assert not running_watchdog().idle
+
+
+def test_a_program_patching_time_sleep_never_sees_the_watchdogs_naps() -> None:
+    """The watchdog naps with ``time.sleep`` as it was at import: a test of the user's that
+    mocks ``time.sleep`` finds only its own calls, and the watchdog does not spin."""
+    from unittest.mock import patch
+
+    graph = _fan(_Starts(lambda name: None).node)
+    _proven_fast(graph)
+    pause = threading.Event()
+    with patch("time.sleep") as sleep:
+        graph.invoke({"started": []})  # (a fast step: it arms the watchdog)
+        pause.wait(0.05)  # (a few of its looks)
+    assert sleep.call_args_list == []
+
+
 def _running_each(inner: Any, keys: list[str], *, slow: bool = False) -> Any:
     """START -> a node per key, each running ``inner`` on its own key (``slow``: after a
     millisecond's sleep, so the outer step is pooled)."""

@@ -3,7 +3,9 @@
 for a thread that will not come.
 
 It costs nothing while no step runs (it sleeps until one is armed), a list append and
-remove per step, and a wake-up per :data:`HANDOFF_S` while steps run.
+remove per step, and a wake-up per :data:`HANDOFF_S` while steps run and for
+:data:`LINGER_LOOKS` looks after the last one, so that steps run back to back (an agent's
+loop, a server's runs) do not each pay the system call and thread switch of waking it.
 """
 
 from __future__ import annotations
@@ -14,11 +16,18 @@ import threading
 import time
 from typing import Protocol
 
-__all__ = ["HANDOFF_S", "Watchdog", "Watched", "running_watchdog"]
+__all__ = ["HANDOFF_S", "LINGER_LOOKS", "Watchdog", "Watched", "running_watchdog"]
 
 HANDOFF_S = 0.01
 """How often the watchdog looks: a task of a step of fast ones still running after 10 to
 20 ms hands the step's other tasks to the pool."""
+
+_nap = time.sleep
+"""Bound at import: a program (or its tests) patching ``time.sleep`` neither makes the
+watchdog spin nor finds the watchdog's naps among its own calls."""
+
+LINGER_LOOKS = 10
+"""Looks (0.1 s) with nothing watched and no step armed before the watchdog goes to sleep."""
 
 
 class Watched(Protocol):
@@ -33,12 +42,14 @@ class Watchdog:
     which removes it when the step ends) every :data:`HANDOFF_S` while there are any;
     with none it sleeps on :attr:`wake` until one is armed."""
 
-    __slots__ = ("idle", "lock", "wake", "watched")
+    __slots__ = ("idle", "lock", "quiet", "wake", "watched")
 
     def __init__(self) -> None:
         self.watched: list[Watched] = []
         self.idle = True
         """Asleep on :attr:`wake` (or about to be): :meth:`arm` wakes it."""
+        self.quiet = 0
+        """Looks in a row that found nothing watched and no step armed since the last."""
         self.lock = threading.Lock()
         self.wake = threading.Lock()
         self.wake.acquire()
@@ -46,6 +57,7 @@ class Watchdog:
     def arm(self, step: Watched) -> None:
         """Watch ``step`` until the caller removes it from :attr:`watched`."""
         self.watched.append(step)
+        self.quiet = 0
         if self.idle:
             with self.lock:
                 if self.idle:
@@ -60,8 +72,9 @@ class Watchdog:
                 pass
 
     def _look(self) -> bool:
-        """One look after :data:`HANDOFF_S`; False when nothing is watched (then idle)."""
-        time.sleep(HANDOFF_S)
+        """One look after :data:`HANDOFF_S`; False when nothing was watched for
+        :data:`LINGER_LOOKS` looks (then idle)."""
+        _nap(HANDOFF_S)
         watched = self.watched[:]
         for step in watched:
             try:
@@ -69,7 +82,12 @@ class Watchdog:
             except Exception:  # (the watchdog must go on: its failure is printed)
                 sys.excepthook(*sys.exc_info())
         if watched:
+            self.quiet = 0
             return True
+        self.quiet += 1
+        if self.quiet < LINGER_LOOKS:
+            return True
+        self.quiet = 0
         with self.lock:
             self.idle = True
             if not self.watched:
