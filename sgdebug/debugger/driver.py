@@ -84,7 +84,9 @@ class Driver:
     ) -> None:
         self.table = table
         self.clock = clock
-        """Times the tasks an engine does not time itself (seconds, monotonic)."""
+        """Times the tasks an engine does not time itself (seconds, monotonic): the time
+        since the engine last handed over, which for a step of several tasks run at once
+        would give its first reported task the whole step (engines that can time their own)."""
         self._since = clock()
         """When the engine last handed over (a verb began, a plan, a task finished)."""
         self.bus = bus
@@ -141,7 +143,7 @@ class Driver:
 
     def task_ran(self, task: TaskInfo) -> None:
         now = self.clock()
-        if task.duration is None:  # the engine runs tasks one at a time between its reports
+        if task.duration is None:  # not timed by the engine: the time since it last reported
             task = replace(task, duration=max(0.0, now - self._since))
         if task.path and "/" in task.name:  # a task inside a subgraph (``parent/inner``)
             self.inner.append(task)

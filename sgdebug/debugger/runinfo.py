@@ -39,6 +39,7 @@ def task_info(task: Task) -> TaskInfo:
         writes=tuple(task.writes),
         error=task.error,
         interrupts=tuple(task.interrupts),
+        duration=task.seconds,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -10,7 +11,7 @@ from sgdebug.debugger.frame import Frame, FrameBuilder, current_frame
 from sgdebug.debugger.results import EngineName
 from sgdebug.runtime.channels import MISSING
 
-from .engine_scenarios import on_both, run, sample
+from .engine_scenarios import on_both, run, sample, session_on
 
 
 def _statuses(frame: Frame) -> dict[str, str]:
@@ -142,6 +143,27 @@ def test_each_step_and_node_is_timed_by_the_clock_the_driver_is_given() -> None:
     assert frame.totals["attempt"][1] == 3
     assert frame.totals["attempt"][0] == sum(t.total for t in timed[1:4])
     assert frame.durations["attempt"] == timed[3].tasks[0][1]
+
+
+def test_each_task_of_a_parallel_step_shows_the_time_its_node_took(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two nodes side by side: each shows its own time, not the first the whole step's and
+    the other none (the runtime times each task where it runs: a clock per thread here)."""
+    from sgdebug.runtime.engine import _calling
+    from tests.task_clock import TOOK, ThreadClock, side_by_side
+
+    clock = ThreadClock()
+    monkeypatch.setattr(_calling, "time", SimpleNamespace(perf_counter=clock))
+    session = session_on(side_by_side(clock), "native", {"ran": []})
+    builder = FrameBuilder(session)
+
+    run(session, "restart", "continue")
+    frame = builder.build()
+
+    assert {name: frame.durations[name] for name in TOOK} == TOOK
+    (step,) = [e for e in frame.entries if set(e.ran) == set(TOOK)]
+    assert sorted(frame.step_times[step.checkpoint_id].tasks) == sorted(TOOK.items())
 
 
 def test_langgraphs_own_task_times_fill_the_steps() -> None:

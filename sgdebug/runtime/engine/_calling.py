@@ -9,6 +9,7 @@ instead of calling anything. :func:`run_task` records the outcome on the task.
 from __future__ import annotations
 
 import inspect
+import time
 import uuid
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
@@ -39,7 +40,16 @@ from sgdebug.runtime.types import Command
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._task import Task
 
-__all__ = ["TaskOwner", "acall_task", "arun_task", "call_task", "run_task", "task_config"]
+__all__ = [
+    "TaskOwner",
+    "acall_task",
+    "arun_task",
+    "atimed_run_task",
+    "call_task",
+    "run_task",
+    "task_config",
+    "timed_run_task",
+]
 
 _NO_ROUTES: tuple[Write, ...] = ()
 
@@ -98,6 +108,26 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
             SCOPE.reset(token)
     if task.error is not None and task.node.policy is not None:
         hand_over(run, task, run_task)
+
+
+def timed_run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None:
+    """:func:`run_task`, keeping how long the attempt ran on the task (``Task.seconds``): for a
+    run a debugger watches, whose tasks the watched path times (the unwatched one does not)."""
+    start = time.perf_counter()
+    try:
+        run_task(run, task, scope)
+    finally:
+        task.seconds = time.perf_counter() - start
+
+
+async def atimed_run_task(run: TaskOwner, task: Task) -> None:
+    """:func:`arun_task`, timed as :func:`timed_run_task` (the time it was awaited, which
+    counts the time other tasks ran on the loop while it waited)."""
+    start = time.perf_counter()
+    try:
+        await arun_task(run, task)
+    finally:
+        task.seconds = time.perf_counter() - start
 
 
 async def arun_task(run: TaskOwner, task: Task) -> None:

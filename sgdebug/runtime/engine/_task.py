@@ -104,6 +104,17 @@ class Task:
         self._extras().node_error = value
 
     @property
+    def seconds(self) -> float | None:
+        """How long its last attempt ran, when a watching observer asked for it (the debugger
+        shows it): timed in the thread or on the loop that ran it, so a parallel step's
+        tasks each have their own time, not the step's."""
+        return None if self.extras is None else self.extras.seconds
+
+    @seconds.setter
+    def seconds(self, value: float | None) -> None:
+        self._extras().seconds = value
+
+    @property
     def id(self) -> str:
         """UUID-shaped; derived from the checkpoint and path when the run saves checkpoints."""
         found = self._id
@@ -160,9 +171,9 @@ def make_task(
 
 class TaskExtras:
     """The fields of a :class:`Task` that only a task under a retry policy or a time limit,
-    or an error handler's (or its failed task), sets."""
+    an error handler's (or its failed task), or a timed one sets."""
 
-    __slots__ = ("attempt", "beat", "first_attempt", "handler", "node_error")
+    __slots__ = ("attempt", "beat", "first_attempt", "handler", "node_error", "seconds")
 
     def __init__(self) -> None:
         self.attempt = 1
@@ -170,6 +181,7 @@ class TaskExtras:
         self.beat = 0.0
         self.handler: Task | None = None
         self.node_error: NodeError | None = None
+        self.seconds: float | None = None
 
 
 class TaskIds:
