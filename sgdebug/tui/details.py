@@ -87,9 +87,12 @@ def task_details(task: TaskInfo) -> tuple[str, dict[str, Any]]:
 
 
 def timing_text(seconds: float | None) -> str:
-    """``12.3 ms``, ``4.10 s`` (empty when unknown)."""
+    """``42 µs``, ``12.3 ms``, ``4.10 s`` (empty when unknown): a quick node reads as
+    the microseconds it took, not as ``0.0 ms``."""
     if seconds is None:
         return ""
+    if seconds < 0.001:
+        return f"{seconds * 1e6:.0f} µs"
     return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 

@@ -16,7 +16,7 @@ from sgdebug.tui.widgets.history_pane import HistoryPane
 from .harness import drive, press, sample_session, select_node
 from .test_behaviour import history_lines
 
-TIME = r"\d+\.\d (ms|s)"
+TIME = r"(\d+ µs|\d+\.\d (ms|s))"
 
 
 @pytest.mark.parametrize("engine", ["native", "langgraph"])
@@ -41,9 +41,9 @@ def test_the_history_times_each_step_and_a_node_its_runs(engine: str) -> None:
     drive(sample_session("loop", engine=engine), scenario, size=(160, 48))
 
 
-def test_times_read_in_milliseconds_below_a_second_and_seconds_above() -> None:
+def test_times_read_in_microseconds_below_a_millisecond_then_milliseconds_then_seconds() -> None:
     from sgdebug.tui.details import timing_text
 
-    assert [timing_text(s) for s in (None, 0.0123, 0.9994, 4.1, 75.0)] == [
-        "", "12.3 ms", "999.4 ms", "4.10 s", "75.00 s"
+    assert [timing_text(s) for s in (None, 0.0, 0.0000424, 0.00099, 0.0123, 0.9994, 4.1)] == [
+        "", "0 µs", "42 µs", "990 µs", "12.3 ms", "999.4 ms", "4.10 s"
     ]  # fmt: skip
