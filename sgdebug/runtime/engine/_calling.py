@@ -111,8 +111,8 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
 
 
 def timed_run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None:
-    """:func:`run_task`, keeping how long the attempt ran on the task (``Task.seconds``): for a
-    run a debugger watches, whose tasks the watched path times (the unwatched one does not)."""
+    """:func:`run_task`, keeping how long it ran on the task (``Task.seconds``): what a
+    watched run calls (the debugger shows the time); an unwatched one calls ``run_task``."""
     start = time.perf_counter()
     try:
         run_task(run, task, scope)

@@ -105,9 +105,10 @@ class Task:
 
     @property
     def seconds(self) -> float | None:
-        """How long its last attempt ran, when a watching observer asked for it (the debugger
-        shows it): timed in the thread or on the loop that ran it, so a parallel step's
-        tasks each have their own time, not the step's."""
+        """How long it ran last time it was run (under a retry policy, every attempt and the
+        waits between them), in a watched run (the debugger shows it; an unwatched run
+        times nothing): timed in the thread or on the loop that ran it, so each task of a
+        parallel step has its own time, not the step's."""
         return None if self.extras is None else self.extras.seconds
 
     @seconds.setter
