@@ -158,7 +158,9 @@ class DebuggerApp(ActionsMixin, App[int]):
         self.first_screen_hook: Callable[[], object] = lambda: None
         """Called once the first screen is drawn (see :func:`sgdebug.tui.launch`)."""
         self.live_interval = 0.25
-        """Seconds between the frames shown while a command moves the run."""
+        """Seconds between the frames shown while a command moves the run, the first once it
+        has run that long: a quick command's final frame is the only one drawn, so drawing
+        does not compete with the run for the interpreter (nor inflate its task times)."""
         self._live_at = 0.0
 
     # -- composing -------------------------------------------------------------------------
@@ -233,6 +235,7 @@ class DebuggerApp(ActionsMixin, App[int]):
             for line in lines:
                 log.write_command(line)
         self.busy = True
+        self._live_at = time.monotonic()  # (a command over sooner shows its final frame only)
         self._idle.clear()
         specs = [spec_of(line.split(maxsplit=1)[0]) for line in lines if line.strip()]
         if self.frame is not None and any(s is not None and s.kind == "motion" for s in specs):

@@ -4,8 +4,10 @@ not only the status line and the graph."""
 from __future__ import annotations
 
 import threading
+from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from sgdebug.runtime import END, START, StateGraph
@@ -52,3 +54,46 @@ def test_the_channels_tasks_and_history_update_while_continue_runs() -> None:
         drive(graph_session(builder.compile(), "laps", {"laps": []}), scenario)
     finally:
         gate.set()
+
+
+def test_a_command_over_within_the_live_interval_shows_its_final_frame_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No frame is built and drawn while a quick command runs (the UI thread drawing it
+    competed with the run's threads: a trivial parallel step of the LangGraph engine read
+    20-100 ms in the history instead of 9-11); one that runs past the interval shows the
+    run as it goes. The app's clock is a fake one, moved on by the node."""
+    from sgdebug.tui import app as app_module
+
+    clock = [1_000.0]
+    monkeypatch.setattr(app_module, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+
+    def lap(state: SlowState) -> dict[str, Any]:
+        if len(state["laps"]) == 3:  # the fourth lap takes an hour
+            clock[0] += 3_600
+        return {"laps": [len(state["laps"]) + 1]}
+
+    builder = StateGraph(SlowState)
+    builder.add_node("lap", lap)
+    builder.add_edge(START, "lap")
+    builder.add_conditional_edges("lap", lambda s: "lap" if len(s["laps"]) < 6 else END)
+
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        built: list[int] = []
+        build = app.builder.build
+
+        def counted() -> Any:
+            frame = build()
+            built.append(len(frame.entries))
+            return frame
+
+        app.builder.build = counted  # type: ignore[method-assign]
+        await press(app, pilot, "s")
+        await press(app, pilot, "s")
+        assert len(built) == 2  # each quick step: its final frame, no live one
+        await press(app, pilot, "c")
+        # Past the hour-long lap, the next plans show the run live (once: throttled).
+        assert len(built) == 4
+        assert built[2] < built[3]  # the live frame came before the run ended
+
+    drive(graph_session(builder.compile(), "laps", {"laps": []}), scenario)
