@@ -6,6 +6,7 @@ from __future__ import annotations
 import linecache
 import operator
 import threading
+from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
 from sgdebug.runtime import END, START, CompiledStateGraph, StateGraph, interrupt
@@ -52,6 +53,21 @@ def slow_graph(gate: threading.Event, timeout: float = 10.0) -> CompiledStateGra
     builder.add_node("slow", slow)
     builder.add_edge(START, "slow")
     builder.add_conditional_edges("slow", again, ["slow", END])
+    return builder.compile()
+
+
+def lap_graph(before: Callable[[int], object], laps: int) -> CompiledStateGraph:
+    """``lap`` records one lap per step until there are ``laps``; each lap first calls
+    ``before(laps done so far)`` (where a test waits, or moves a clock on)."""
+
+    def lap(state: SlowState) -> dict[str, Any]:
+        before(len(state["laps"]))
+        return {"laps": [len(state["laps"]) + 1]}
+
+    builder = StateGraph(SlowState)
+    builder.add_node("lap", lap)
+    builder.add_edge(START, "lap")
+    builder.add_conditional_edges("lap", lambda s: "lap" if len(s["laps"]) < laps else END)
     return builder.compile()
 
 

@@ -5,14 +5,12 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
 from sgdebug.debugger import Session
-from sgdebug.runtime import END, START, StateGraph
 from sgdebug.tui.app import DebuggerApp
 from sgdebug.tui.screens.confirm_screen import ConfirmScreen
 from sgdebug.tui.screens.edit_screen import EditScreen
@@ -22,7 +20,7 @@ from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.command_line import CommandLine
 from sgdebug.tui.widgets.graph_pane import GraphPane
 
-from .graphs import SlowState, flaky_graph, slow_graph
+from .graphs import flaky_graph, lap_graph, slow_graph
 from .harness import (
     SMALL,
     drive,
@@ -335,15 +333,9 @@ def test_ctrl_c_pauses_a_long_continue_and_the_screen_stays_responsive() -> None
 def test_a_long_continue_shows_the_node_running_in_each_later_step() -> None:
     gate = threading.Event()
 
-    def lap(state: SlowState) -> dict[str, Any]:
-        if state["laps"]:  # the first lap is quick, the second waits for the test
+    def before(done: int) -> None:
+        if done:  # the first lap is quick, the second waits for the test
             gate.wait(10)
-        return {"laps": [len(state["laps"]) + 1]}
-
-    builder = StateGraph(SlowState)
-    builder.add_node("lap", lap)
-    builder.add_edge(START, "lap")
-    builder.add_conditional_edges("lap", lambda s: "lap" if len(s["laps"]) < 2 else END)
 
     async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
         await press(app, pilot, "s")  # the input step; `lap` is pending at step 1
@@ -360,6 +352,6 @@ def test_a_long_continue_shows_the_node_running_in_each_later_step() -> None:
         assert app.frame is not None and app.frame.view.status == "done"
 
     try:
-        drive(graph_session(builder.compile(), "laps", {"laps": []}), scenario)
+        drive(graph_session(lap_graph(before, 2), "laps", {"laps": []}), scenario)
     finally:
         gate.set()

@@ -10,28 +10,21 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from sgdebug.runtime import END, START, StateGraph
 from sgdebug.tui.app import DebuggerApp
 from sgdebug.tui.widgets.channels_pane import ChannelsPane
 from sgdebug.tui.widgets.history_pane import HistoryPane
 from sgdebug.tui.widgets.tasks_pane import TasksPane
 
-from .graphs import SlowState
+from .graphs import lap_graph
 from .harness import drive, graph_session, press, settle
 
 
 def test_the_channels_tasks_and_history_update_while_continue_runs() -> None:
     gate = threading.Event()
 
-    def lap(state: SlowState) -> dict[str, Any]:
-        if len(state["laps"]) == 2:  # the third lap waits for the test
+    def before(done: int) -> None:
+        if done == 2:  # the third lap waits for the test
             gate.wait(10)
-        return {"laps": [len(state["laps"]) + 1]}
-
-    builder = StateGraph(SlowState)
-    builder.add_node("lap", lap)
-    builder.add_edge(START, "lap")
-    builder.add_conditional_edges("lap", lambda s: "lap" if len(s["laps"]) < 3 else END)
 
     async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
         app.live_interval = 0.0  # a frame at every plan
@@ -51,7 +44,7 @@ def test_the_channels_tasks_and_history_update_while_continue_runs() -> None:
         assert channels.rows_shown[0].value == [1, 2, 3]
 
     try:
-        drive(graph_session(builder.compile(), "laps", {"laps": []}), scenario)
+        drive(graph_session(lap_graph(before, 3), "laps", {"laps": []}), scenario)
     finally:
         gate.set()
 
@@ -68,15 +61,9 @@ def test_a_command_over_within_the_live_interval_shows_its_final_frame_only(
     clock = [1_000.0]
     monkeypatch.setattr(app_module, "time", SimpleNamespace(monotonic=lambda: clock[0]))
 
-    def lap(state: SlowState) -> dict[str, Any]:
-        if len(state["laps"]) == 3:  # the fourth lap takes an hour
+    def before(done: int) -> None:
+        if done == 3:  # the fourth lap takes an hour
             clock[0] += 3_600
-        return {"laps": [len(state["laps"]) + 1]}
-
-    builder = StateGraph(SlowState)
-    builder.add_node("lap", lap)
-    builder.add_edge(START, "lap")
-    builder.add_conditional_edges("lap", lambda s: "lap" if len(s["laps"]) < 6 else END)
 
     async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
         built: list[int] = []
@@ -96,4 +83,4 @@ def test_a_command_over_within_the_live_interval_shows_its_final_frame_only(
         assert len(built) == 4
         assert built[2] < built[3]  # the live frame came before the run ended
 
-    drive(graph_session(builder.compile(), "laps", {"laps": []}), scenario)
+    drive(graph_session(lap_graph(before, 6), "laps", {"laps": []}), scenario)
