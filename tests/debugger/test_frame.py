@@ -125,10 +125,12 @@ def test_stepping_from_an_old_snapshot_says_it_branched_and_how_steps_are_number
     assert not run(session, "step").notes  # said once
 
 
-def test_each_step_and_node_is_timed_by_the_clock_the_driver_is_given() -> None:
+def test_each_step_and_node_is_timed_by_the_runtimes_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sgdebug.runtime.engine import _calling
+
+    ticks = iter(range(10_000))  # every reading one second on: each task takes one second
+    monkeypatch.setattr(_calling, "time", SimpleNamespace(perf_counter=lambda: float(next(ticks))))
     session = sample("loop", "native")
-    ticks = iter(range(10_000))
-    session.core.driver.clock = lambda: float(next(ticks))  # every reading one second on
     builder = FrameBuilder(session)
 
     run(session, "restart", "continue")
@@ -139,10 +141,26 @@ def test_each_step_and_node_is_timed_by_the_clock_the_driver_is_given() -> None:
     assert [e.ran for e in loops] == ran
     timed = [frame.step_times[e.checkpoint_id] for e in loops]
     assert [[name for name, _ in t.tasks] for t in timed] == [[*e.ran] for e in loops]
-    assert all(seconds > 0 for t in timed for _, seconds in t.tasks)
-    assert frame.totals["attempt"][1] == 3
-    assert frame.totals["attempt"][0] == sum(t.total for t in timed[1:4])
-    assert frame.durations["attempt"] == timed[3].tasks[0][1]
+    assert all(seconds == 1.0 for t in timed for _, seconds in t.tasks)
+    assert frame.totals["attempt"] == (3.0, 3)
+    assert frame.durations["attempt"] == 1.0
+
+
+def test_a_task_its_engine_did_not_time_is_timed_by_the_drivers_clock() -> None:
+    from sgdebug.debugger.breakpoints import BreakpointTable
+    from sgdebug.debugger.driver import Driver
+    from sgdebug.debugger.events import Event, EventBus, TaskRan
+    from sgdebug.debugger.results import TaskInfo
+
+    readings = iter([10.0, 12.5, 12.5])  # made at 10 s; the task reported at 12.5 s
+    bus, seen = EventBus(), list[Event]()
+    bus.subscribe(seen.append)
+    driver = Driver(BreakpointTable(), bus, lambda text, scope: True, clock=lambda: next(readings))
+    task = TaskInfo(id="t", name="n", path=(), input=None, triggers=(), send=False, done=True)
+
+    driver.task_ran(task)
+
+    assert [e.task.duration for e in seen if isinstance(e, TaskRan)] == [2.5]
 
 
 def test_each_task_of_a_parallel_step_shows_the_time_its_node_took(
