@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from sgdebug.runtime.engine._aexecutor import arun_tasks
 from sgdebug.runtime.engine._cached import aremember, areplay
-from sgdebug.runtime.engine._calling import run_task, timed_run_task
+from sgdebug.runtime.engine._calling import task_runner
 from sgdebug.runtime.engine._finish_order import finish_order
 from sgdebug.runtime.engine._forward import CLOSED
 
@@ -75,8 +75,8 @@ async def aexecute(run: Run) -> bool:
         pending, keyed = await areplay(run, pending)
     limit, timeout = run.options.config.get("max_concurrency"), run.graph.step_timeout
     order = finish_order(run, pending)
-    call = timed_run_task if run.observer.watched else run_task  # (see Task.seconds)
-    here, arun = order.wrap(partial(call, run)), order.awrap(run.arun_task)
+    here = order.wrap(partial(task_runner(run.observer.watched), run))
+    arun = order.awrap(run.arun_task)
     try:
         late = await arun_tasks(here, arun, pending, limit, timeout)
     except BaseException as exc:

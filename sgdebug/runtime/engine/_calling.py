@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sgdebug.runtime._constants import START
@@ -44,10 +44,12 @@ __all__ = [
     "TaskOwner",
     "acall_task",
     "arun_task",
+    "atask_runner",
     "atimed_run_task",
     "call_task",
     "run_task",
     "task_config",
+    "task_runner",
     "timed_run_task",
 ]
 
@@ -118,6 +120,23 @@ def timed_run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -
         run_task(run, task, scope)
     finally:
         task.seconds = time.perf_counter() - start
+
+
+class TaskRunner(Protocol):
+    """:func:`run_task` or :func:`timed_run_task`."""
+
+    def __call__(self, run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None: ...
+
+
+def task_runner(watched: bool) -> TaskRunner:
+    """What runs a task of a run (``watched``: a debugger watches it, and sees
+    ``Task.seconds``): decided per step, not per task, so the plain path reads no clock."""
+    return timed_run_task if watched else run_task
+
+
+def atask_runner(watched: bool) -> Callable[[TaskOwner, Task], Awaitable[None]]:
+    """:func:`task_runner` for an async task."""
+    return atimed_run_task if watched else arun_task
 
 
 async def atimed_run_task(run: TaskOwner, task: Task) -> None:

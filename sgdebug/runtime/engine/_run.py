@@ -17,7 +17,7 @@ from functools import partial
 from sgdebug.runtime._constants import INTERRUPT
 from sgdebug.runtime.engine._apply import lone_writes, step_writes
 from sgdebug.runtime.engine._cached import remember, replay
-from sgdebug.runtime.engine._calling import arun_task, atimed_run_task, run_task, timed_run_task
+from sgdebug.runtime.engine._calling import atask_runner, task_runner
 from sgdebug.runtime.engine._context import SCOPE, TaskScope
 from sgdebug.runtime.engine._drain import check_drain
 from sgdebug.runtime.engine._error_handlers import resume_handlers, with_handlers
@@ -108,7 +108,7 @@ class Run(RunState):
         here = inline and self.graph.cache is None
         quiet = not watched and self.options.emit is None
         checked = watched or bool(self.options.interrupt_after)
-        call = timed_run_task if watched else run_task  # (see Task.seconds)
+        call = task_runner(watched)
         while True:
             # The phases follow each other within one pass: plan, execute, commit.
             phase = self.phase
@@ -310,7 +310,7 @@ class Run(RunState):
         if self.graph.cache is not None:
             pending, keyed = replay(self, pending)
         limit, timeout = self.options.config.get("max_concurrency"), self.graph.step_timeout
-        call = timed_run_task if self.observer.watched else run_task  # (see Task.seconds)
+        call = task_runner(self.observer.watched)
         pooled = partial(call, self)  # (not the method: a Python call less per task)
         here = pooled if self._inline is None else partial(call, self, scope=self._inline)
         order = None  # (nobody streams: the step's results are reported when it ends)
@@ -436,17 +436,11 @@ class Run(RunState):
     def run_task(self, task: Task, scope: TaskScope | None = None) -> None:
         """Execute one task in this thread (``scope``: a reused one, see :meth:`advance`),
         timed when the run is watched (``Task.seconds``)."""
-        if self.observer.watched:
-            timed_run_task(self, task, scope)
-        else:
-            run_task(self, task, scope)
+        task_runner(self.observer.watched)(self, task, scope)
 
     async def arun_task(self, task: Task) -> None:
         """Execute one async task on the running event loop, timed as :meth:`run_task`."""
-        if self.observer.watched:
-            await atimed_run_task(self, task)
-        else:
-            await arun_task(self, task)
+        await atask_runner(self.observer.watched)(self, task)
 
     # -- commit ------------------------------------------------------------------------------
 
