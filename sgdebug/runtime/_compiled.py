@@ -79,14 +79,18 @@ class CompiledStateGraph(GraphPlan):
     """Bound by ``with_config``: merged under every run's own config."""
 
     builder: Builder
+    _sealed: bool = False
+    """Set once compiled: from then on only the settings ``_attributes`` allows are set."""
 
     def __init__(self, builder: Builder, options: CompileOptions) -> None:
         super().__init__(builder, options)
-        self.__dict__["_sealed"] = True
+        # (Set as an attribute, not through ``self.__dict__``: asking for the dict makes
+        # Python keep one, and every later read of the graph's attributes then looks it up.)
+        object.__setattr__(self, "_sealed", True)
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Only LangGraph's settings sgdebug honours (see ``_attributes``) once compiled."""
-        if "_sealed" in self.__dict__:
+        if self._sealed:
             check_assignment(self, name, value)
         super().__setattr__(name, value)
 
