@@ -82,11 +82,9 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
         scope.config = scope.pushed = None
         scope.counter = scope.subgraphs = 0
         token = None
-    messages, node_runs = run.messages, run.node_runs
-    if node_runs is not None:
-        streamed = node_runs.enter(run, task)
-    else:
-        streamed = messages.enter(run, task) if messages is not None else None
+    wrap = run.wrap
+    if wrap is not None:
+        entered = wrap.enter(run, task)
     try:
         if task.node.policy is None:
             task.writes = call_task(run, task, scope)
@@ -100,10 +98,8 @@ def run_task(run: TaskOwner, task: Task, scope: TaskScope | None = None) -> None
     except BaseException as exc:
         _cancelled(task, exc)
     finally:
-        if node_runs is not None:
-            node_runs.leave(streamed, run, task)
-        elif messages is not None:
-            messages.leave(streamed)
+        if wrap is not None:
+            wrap.leave(entered, run, task)
         if token is None:
             scope.task = None
         else:
@@ -154,11 +150,9 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
     task.error, task.interrupts, task.writes, task.applied = None, (), [], None
     scope = TaskScope(run, task, task.resume)
     token = enter_scope(scope)
-    messages, node_runs = run.messages, run.node_runs
-    if node_runs is not None:
-        streamed = await node_runs.aenter(run, task)
-    else:
-        streamed = messages.enter(run, task) if messages is not None else None
+    wrap = run.wrap
+    if wrap is not None:
+        entered = await wrap.aenter(run, task)
     try:
         if task.node.policy is None:
             task.writes = await acall_task(run, task, scope)
@@ -172,10 +166,8 @@ async def arun_task(run: TaskOwner, task: Task) -> None:
     except BaseException as exc:
         _cancelled(task, exc)
     finally:
-        if node_runs is not None:
-            await node_runs.aleave(streamed, run, task)
-        elif messages is not None:
-            messages.leave(streamed)
+        if wrap is not None:
+            await wrap.aleave(entered, run, task)
         leave_scope(token)
     if task.error is not None and task.node.policy is not None:
         await ahand_over(run, task, run_task, arun_task)

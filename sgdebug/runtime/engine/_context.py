@@ -85,6 +85,20 @@ class Runtime:
 _FIELDS = frozenset(f.name for f in fields(Runtime))
 
 
+class TaskWrap(Protocol):
+    """What a run does around each of its tasks, in the thread (or on the loop) that runs it:
+    ``enter`` as the task starts, ``leave`` with what ``enter`` returned once it has ended
+    (see ``ScopeOwner.wrap``)."""
+
+    def enter(self, run: Any, task: Any) -> Any: ...
+
+    def leave(self, entered: Any, run: Any, task: Any) -> None: ...
+
+    async def aenter(self, run: Any, task: Any) -> Any: ...
+
+    async def aleave(self, entered: Any, run: Any, task: Any) -> None: ...
+
+
 class ScopeOwner(Protocol):
     """What a task scope asks of the run that created it."""
 
@@ -108,8 +122,10 @@ class ScopeOwner(Protocol):
         ...
 
     @property
-    def node_runs(self) -> Any:
-        """Its tasks as chain runs of its config's callbacks (a ``NodeRuns``), or ``None``."""
+    def wrap(self) -> TaskWrap | None:
+        """What runs around each task: its tasks as chain runs of its config's callbacks (a
+        ``NodeRuns``), else the ``messages`` stream (a task's chat models stream to it), or
+        ``None`` (the usual run: a task costs one check)."""
         ...
 
     def take_null_resume(self) -> tuple[bool, Any]: ...

@@ -121,11 +121,19 @@ class MessagesStream:
             self.started(task)
         return var_child_runnable_config.set(self.child_config(run, task))  # type: ignore[arg-type]
 
-    def leave(self, token: Any) -> None:
+    def leave(self, token: Any, run: RunView, task: Task) -> None:
         """The task that :meth:`enter` returned ``token`` for has ended."""
         from langchain_core.runnables.config import var_child_runnable_config
 
         var_child_runnable_config.reset(token)
+
+    async def aenter(self, run: RunView, task: Task) -> Any:
+        """:meth:`enter` for an async task."""
+        return self.enter(run, task)
+
+    async def aleave(self, token: Any, run: RunView, task: Task) -> None:
+        """:meth:`leave` for an async task."""
+        self.leave(token, run, task)
 
     def child_config(self, run: RunView, task: Task) -> dict[str, Any]:
         """The config a chat model called in ``task`` (with no config of its own) runs

@@ -27,7 +27,7 @@ from sgdebug.runtime.engine._apply import (
     finish_channels,
 )
 from sgdebug.runtime.engine._calling import task_config
-from sgdebug.runtime.engine._context import ScopeOwner, TaskScope
+from sgdebug.runtime.engine._context import ScopeOwner, TaskScope, TaskWrap
 from sgdebug.runtime.engine._forward import passes_on_only
 from sgdebug.runtime.engine._journal import Journal, Mutation
 from sgdebug.runtime.engine._observer import QUIET, HookObserver, Observer
@@ -44,7 +44,6 @@ from sgdebug.runtime.types import Command, Interrupt
 
 if TYPE_CHECKING:
     from sgdebug.runtime.engine._messages_mode import MessagesStream
-    from sgdebug.runtime.engine._node_runs import NodeRuns
 
 __all__ = ["NO_RECORD", "ApplyKind", "RunState"]
 
@@ -67,9 +66,9 @@ class RunState:
     __slots__ = (
         "_inline", "announces", "applies", "breakpoint", "cached_ids", "channels",
         "commit_mark", "deferred", "dirty", "failure", "graph", "ids", "interrupts",
-        "last_commit", "max_version", "messages", "moved", "node_runs", "null_resume", "observer",
-        "options", "persist", "phase", "prefill", "resume_map", "status", "step", "stop",
-        "tasks", "unsaved", "updated", "versions", "versions_seen", "watched_changed",
+        "last_commit", "max_version", "messages", "moved", "null_resume", "observer", "options",
+        "persist", "phase", "prefill", "resume_map", "status", "step", "stop", "tasks",
+        "unsaved", "updated", "versions", "versions_seen", "watched_changed", "wrap",
     )  # fmt: skip
 
     def __init__(self, graph: GraphPlan, options: RunOptions) -> None:
@@ -83,12 +82,14 @@ class RunState:
         """The stream's ``messages`` mode, when it is streamed (its tasks' chat models
         stream to it)."""
         callbacks = options.config.get("callbacks")
-        self.node_runs: NodeRuns | None = None
-        """Its tasks as chain runs of ``config["callbacks"]``, when it has some."""
+        self.wrap: TaskWrap | None = self.messages
+        """What runs around each task: with ``config["callbacks"]``, its tasks as chain runs
+        of them (which also serve the ``messages`` stream); else the stream's ``messages``
+        mode, if streamed; else nothing."""
         if callbacks:
             from sgdebug.runtime.engine._node_runs import NodeRuns
 
-            self.node_runs = NodeRuns(callbacks, self.messages)
+            self.wrap = NodeRuns(callbacks, self.messages)
         self.channels: dict[str, BaseChannel] = {
             k: c.copy() for k, c in graph.channel_specs.items()
         }
