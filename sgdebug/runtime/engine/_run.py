@@ -109,13 +109,16 @@ class Run(RunState):
         quiet = not watched and self.options.emit is None
         checked = watched or bool(self.options.interrupt_after)
         call = task_runner(watched)
+        phase = self.phase
         while True:
-            # The phases follow each other within one pass: plan, execute, commit.
-            phase = self.phase
+            # The phases follow each other within one pass: plan, execute, commit. ``phase``
+            # is what ``self.phase`` was left at (read again only after a call that may set
+            # it another way).
             if phase == "plan":
                 if not self.plan():
                     if self.breakpoint is not None or self.status == "error":
                         return self.status
+                    phase = self.phase
                     continue
                 if (watched or stepped) and (status := self._after_plan(stepped)) is not None:
                     return status
@@ -125,13 +128,14 @@ class Run(RunState):
                 if not here or len(tasks) != 1 or (task := tasks[0]).done:
                     return None
                 call(self, task, self._inline)
-                if quiet and task.done and len(tasks) == 1:  # (a handler's task joins it)
+                if quiet and task.done and task.extras is None:  # (a handler's task: extras)
                     if self.persist is not None:  # the usual unwatched step: nothing to report
                         self.unsaved = task  # (its writes go with the step's save)
-                    self.phase = "commit"
-                elif (status := self._after_execute(self.finish_execute(tasks))) is not None:
-                    return status
-                phase = self.phase
+                    self.phase = phase = "commit"
+                else:
+                    if (status := self._after_execute(self.finish_execute(tasks))) is not None:
+                        return status
+                    phase = self.phase
             if phase == "commit":
                 committed = self.tasks
                 try:
@@ -143,6 +147,7 @@ class Run(RunState):
                 if checked and (status := self._after_commit(committed, record)) is not None:
                     return status
                 stepped = one_step
+                phase = "plan"  # (as commit leaves it)
             else:  # "done" (a step run here leaves the phase at "commit", or returns)
                 self.status = "done"
                 return self.status
