@@ -128,13 +128,14 @@ class Run(RunState):
                 if not here or len(tasks) != 1 or (task := tasks[0]).done:
                     return None
                 call(self, task, self._inline)
-                if quiet and task.done and task.extras is None:  # (a handler's task: extras)
+                # (A task handed to its error handler keeps the handler's task in its extras.)
+                if quiet and task.done and task.extras is None:
                     if self.persist is not None:  # the usual unwatched step: nothing to report
                         self.unsaved = task  # (its writes go with the step's save)
                     self.phase = phase = "commit"
+                elif (status := self._after_execute(self.finish_execute(tasks))) is not None:
+                    return status
                 else:
-                    if (status := self._after_execute(self.finish_execute(tasks))) is not None:
-                        return status
                     phase = self.phase
             if phase == "commit":
                 committed = self.tasks
