@@ -126,20 +126,14 @@ def candidates(session: Session, arg: Arg) -> list[str]:
     elif kind == "channel":
         found = list(session.channel_names)
         if arg.paths:
-            from sgdebug.debugger.subgraph_watch import channel_paths
+            from sgdebug.debugger.subgraphs import channel_paths
 
             found += channel_paths(session.core)
     elif kind == "snapshot":
         found = snapshot_numbers(session)
     elif kind == "breakpoint":
         found = [str(b.number) for b in session.breakpoints]
-    elif kind == "command":
-        from sgdebug.debugger.commands import COMMANDS
-
-        found = [c.name for c in COMMANDS]
-    elif kind == "choice":
-        found = []
-    else:
+    else:  # a choice: its choices, below; a command's name: its command's own completer
         found = []
     return [*found, *arg.choices]
 

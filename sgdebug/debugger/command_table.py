@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from sgdebug.debugger.command_index import CommandIndex
 from sgdebug.debugger.command_spec import CommandSpec
 from sgdebug.debugger.evaluation import ExpressionError, parse_input
 from sgdebug.debugger.parsing import Arg, ParseError
@@ -14,7 +15,7 @@ from sgdebug.debugger.subgraph_commands import FRAME_COMMANDS
 if TYPE_CHECKING:
     from sgdebug.debugger.session import Session
 
-__all__ = ["COMMANDS"]
+__all__ = ["COMMANDS", "INDEX"]
 
 Args = Mapping[str, Any]
 _IF = Arg("condition", "expr", optional=True, keyword="if")
@@ -41,10 +42,8 @@ def _restart(s: Session, a: Args) -> Outcome:
 
 
 def _help(s: Session, a: Args) -> Outcome:
-    from sgdebug.debugger.commands import help_text
-
     try:
-        text = help_text(a.get("command"), s)
+        text = INDEX.help_text(a.get("command"), s)
     except ParseError as exc:
         return Outcome("help", False, s.status, str(exc))
     return Outcome("help", True, s.status, "", value=text)
@@ -402,6 +401,7 @@ _SPECS: list[CommandSpec] = [
         help="Shows help for COMMAND, or lists all.",
         run=_help,
         args=(Arg("command", "command", optional=True),),
+        completer=lambda s, typed: [] if typed else [c.name for c in INDEX],
         aliases=("?",),
         key="question_mark",
         footer=True,
@@ -423,3 +423,5 @@ _SPECS: list[CommandSpec] = [
 _SPECS[_SPECS.index(next(s for s in _SPECS if s.name == "graph")) : 0] = FRAME_COMMANDS
 COMMANDS: tuple[CommandSpec, ...] = tuple(_SPECS)
 """Every command, in help order."""
+INDEX: CommandIndex = CommandIndex(COMMANDS)
+"""The commands by name and alias (``help`` answers from it)."""

@@ -9,13 +9,12 @@ both; :func:`complete`, :func:`available` and :func:`help_text` serve front ends
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sgdebug.debugger.command_spec import CommandSpec
-from sgdebug.debugger.command_table import COMMANDS
+from sgdebug.debugger.command_table import COMMANDS, INDEX
 from sgdebug.debugger.parsing import ParseError, parse_args, split_words
 from sgdebug.debugger.results import Outcome
 
@@ -38,19 +37,6 @@ __all__ = [
 ]
 
 
-def _words() -> dict[str, CommandSpec]:
-    table: dict[str, CommandSpec] = {}
-    for spec in COMMANDS:
-        for word in spec.words:
-            if word in table:
-                raise RuntimeError(f"command word {word!r} is defined twice")
-            table[word] = spec
-    return table
-
-
-_BY_WORD = _words()
-
-
 @dataclass(frozen=True, slots=True)
 class ParsedCommand:
     """A command line read against the registry."""
@@ -62,17 +48,12 @@ class ParsedCommand:
 
 def spec_of(name: str) -> CommandSpec | None:
     """The command called ``name`` or one of its aliases (``None`` when none is)."""
-    return _BY_WORD.get(name)
+    return INDEX.get(name)
 
 
 def lookup(word: str) -> CommandSpec:
     """The command a name or alias names; :class:`ParseError` (with a suggestion) if none."""
-    spec = _BY_WORD.get(word)
-    if spec is not None:
-        return spec
-    close = difflib.get_close_matches(word, list(_BY_WORD), n=1)
-    hint = f"; did you mean {_BY_WORD[close[0]].name!r}?" if close else ""
-    raise ParseError(f"unknown command {word!r}{hint} (type `help` for the list)")
+    return INDEX.lookup(word)
 
 
 def parse(line: str) -> ParsedCommand:
@@ -119,8 +100,8 @@ def complete(session: Session, line: str) -> list[str]:
     words = split_words(line)
     current = "" if not line or line[-1].isspace() else (words.pop() if words else "")
     if not words:
-        return sorted(w for w in _BY_WORD if w.startswith(current))
-    spec = _BY_WORD.get(words[0])
+        return sorted(w for w in INDEX.words if w.startswith(current))
+    spec = INDEX.get(words[0])
     if spec is None:
         return []
     return [c for c in spec.complete(session, words[1:]) if c.startswith(current)]
@@ -129,25 +110,4 @@ def complete(session: Session, line: str) -> list[str]:
 def help_text(name: str | None = None, session: Session | None = None) -> str:
     """Every command's usage and summary, or one command's full help; with ``session``,
     what its engine cannot run is marked, with the reason."""
-    caps = session.engine.capabilities if session is not None else None
-
-    def missing(spec: CommandSpec) -> str | None:
-        return caps.why_not(spec.name) if caps is not None else None
-
-    if name is None:
-        width = max(len(s.usage) for s in COMMANDS)
-        lines = []
-        for spec in COMMANDS:
-            off = " (unavailable on this engine)" if missing(spec) else ""
-            lines.append(f"  {spec.usage:<{width}}  {spec.summary}{off}")
-        return "Commands:\n" + "\n".join(lines) + "\nType `help COMMAND` for details."
-    spec = lookup(name)
-    lines = [f"usage: {spec.usage}", spec.summary]
-    if spec.aliases:
-        lines.append("aliases: " + ", ".join(spec.aliases))
-    if spec.key:
-        lines.append(f"key: {spec.key}")
-    if (reason := missing(spec)) is not None and caps is not None:
-        lines.append(f"unavailable on the {caps.engine} engine: {reason}")
-    lines.extend(["", spec.help])
-    return "\n".join(lines)
+    return INDEX.help_text(name, session)

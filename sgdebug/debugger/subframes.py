@@ -12,8 +12,8 @@ subgraph, joined by :data:`BREADCRUMB_SEP`).
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final, Protocol, cast, runtime_checkable
 
 from sgdebug.debugger.results import Outcome, TaskInfo
@@ -47,6 +47,12 @@ BREADCRUMB_SEP: Final = " \u203a "
 """Joins the breadcrumb's levels (a single right-pointing angle quotation mark)."""
 
 
+def _as_is(graph: Any) -> GraphModel:
+    """Our compiled graph is its own graph model."""
+    model: GraphModel = graph
+    return model
+
+
 @dataclass(frozen=True, slots=True)
 class SubgraphFrame:
     """One subgraph the run stands inside."""
@@ -64,6 +70,15 @@ class SubgraphFrame:
     note: str = ""
     """Why :attr:`graph` is ``None`` (a subgraph its node's function calls, not found:
     :mod:`~sgdebug.debugger.called_graphs`); empty when it is known."""
+    adapt: Callable[[Any], GraphModel] = field(default=_as_is, compare=False, repr=False)
+    """How :attr:`graph` becomes its graph model: the graph itself for ours, the root
+    model's ``for_subgraph`` for a model that adapts LangGraph's graphs."""
+
+    @property
+    def model(self) -> GraphModel | None:
+        """The graph model of :attr:`graph` (its channel table and edits read it), built
+        when asked for; ``None`` when the graph is not known."""
+        return None if self.graph is None else self.adapt(self.graph)
 
     @property
     def name(self) -> str:
@@ -87,9 +102,10 @@ def frame_chain(
     pick = _pick(picks, 0, len(running))
     task = running[pick]
     assert isinstance(task.subgraph, StateSnapshot)
+    adapt = _adapter(root)
     graph, note = _graph_of(root, task.name, task.subgraph)
     instance = (pick + 1, len(running))
-    chain = [SubgraphFrame((task.name,), task.subgraph, graph, instance, note)]
+    chain = [SubgraphFrame((task.name,), task.subgraph, graph, instance, note, adapt)]
     while True:
         here = chain[-1]
         inner = [t for t in here.snapshot.tasks if isinstance(t.state, StateSnapshot)]
@@ -102,7 +118,15 @@ def frame_chain(
         graph, note = _graph_of(here.graph, task_.name, task_.state)
         instance = (pick + 1, len(inner))
         path = (*here.path, task_.name)
-        chain.append(SubgraphFrame(path, task_.state, graph, instance, note))
+        chain.append(SubgraphFrame(path, task_.state, graph, instance, note, adapt))
+
+
+def _adapter(root: Any) -> Callable[[Any], GraphModel]:
+    """How the frames under ``root`` make their graph's model: ``root``'s own
+    ``for_subgraph`` when ``root`` adapts another library's graph (a LangGraph graph's
+    model wraps its subgraphs the same way), else the graph as it is (ours is its own)."""
+    adapt: Callable[[Any], GraphModel] | None = getattr(type(root), "for_subgraph", None)
+    return adapt if adapt is not None else _as_is
 
 
 def _graph_of(parent: Any, node: str, snapshot: StateSnapshot) -> tuple[Any, str]:
@@ -143,26 +167,12 @@ def subgraph_of(graph: Any, node: str) -> Any:
     return action if hasattr(action, "builder") else None
 
 
-def frame_model(frame: SubgraphFrame) -> GraphModel | None:
-    """The graph model of a subgraph frame (for its channel table), when it can be built."""
-    graph = frame.graph
-    if graph is None:
-        return None
-    if type(graph).__module__.startswith("langgraph"):
-        from sgdebug.debugger.engines._lg_model import LangGraphModel
-
-        return LangGraphModel(graph, graph)
-    model: GraphModel = graph
-    return model
-
-
 def frame_rows(frame: SubgraphFrame) -> tuple[tuple[ChannelRow, ...], tuple[TaskRow, ...]]:
     """The channel table and the pending tasks of a subgraph frame, from its snapshot."""
     from sgdebug.inspect import snapshot_channel_rows, task_rows
 
-    model = frame_model(frame)
-    if model is not None:
-        channels = snapshot_channel_rows(model, frame.snapshot)
+    if frame.model is not None:
+        channels = snapshot_channel_rows(frame.model, frame.snapshot)
     else:  # (the graph is not known: the snapshot's values, as they are)
         from sgdebug.debugger.called_graphs import snapshot_rows
 

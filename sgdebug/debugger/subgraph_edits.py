@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from sgdebug.debugger.editing import EditError, as_updates, check_keys, replace_write
 from sgdebug.debugger.evaluation import ExpressionError
 from sgdebug.debugger.results import Outcome
-from sgdebug.debugger.subframes import FrameCursor, SubgraphFrame, frame_model
+from sgdebug.debugger.subframes import FrameCursor, SubgraphFrame
 
 if TYPE_CHECKING:
     from sgdebug.debugger.core import SessionCore
@@ -85,7 +85,7 @@ class SubgraphEdits:
                 command, f"state not changed: editing a subgraph's state ({where}) is not "
                 f"available on the {name} engine"
             )  # fmt: skip
-        model = frame_model(chosen)
+        model = chosen.model
         if model is None:
             return self.core.refuse(command, f"state not changed: {where}'s graph is not known")
         if not values:

@@ -42,7 +42,6 @@ __all__ = [
     "NodeHit",
     "WatchHit",
     "armed_frames",
-    "channel_paths",
     "compiled_here",
     "condition_refusal",
     "frame_channels",
@@ -221,18 +220,3 @@ def standing_stop(core: SessionCore) -> tuple[Hit, ...] | None:
     hits = [Hit(numbered[bp.number], nodes) for bp, nodes in stop.nodes]
     hits += [Hit(numbered[bp.number], old=old, new=new) for bp, old, new in stop.changes]
     return tuple(hits) or None
-
-
-def channel_paths(core: SessionCore) -> list[str]:
-    """The channels of every subgraph, as paths from the root (``research/notes``), for
-    completion; none when the engine cannot stop inside a subgraph."""
-    from sgdebug.debugger.subgraphs import SUBGRAPH
-
-    if core.engine.capabilities.why_not(SUBGRAPH):
-        return []
-    found: list[str] = []
-    for path in core.node_paths:
-        frame = split_path(path)
-        for key in frame_channels(core.engine.graph, frame) or ():
-            found.append(join_path((*frame, key)))
-    return found

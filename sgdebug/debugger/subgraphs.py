@@ -26,6 +26,7 @@ __all__ = [
     "LANGGRAPH_SUBGRAPH",
     "SUBGRAPH",
     "break_refusal",
+    "channel_paths",
     "channel_refusal",
     "inner_statuses",
     "is_path",
@@ -164,3 +165,16 @@ def _waiting(frame: tuple[str, ...], snap: Any) -> Iterator[tuple[str, InnerStat
         yield join_path(path), "error" if inner.error else "pending"
         if inner.state is not None and hasattr(inner.state, "tasks"):
             yield from _waiting(path, inner.state)
+
+
+def channel_paths(core: SessionCore) -> list[str]:
+    """The channels of every subgraph, as paths from the root (``research/notes``), for
+    completion; none when the engine cannot stop inside a subgraph."""
+    if core.engine.capabilities.why_not(SUBGRAPH):
+        return []
+    found: list[str] = []
+    for path in core.node_paths:
+        frame = split_path(path)
+        for key in frame_channels(core.engine.graph, frame) or ():
+            found.append(join_path((*frame, key)))
+    return found

@@ -58,6 +58,11 @@ class LangGraphModel:
         self.interrupt_before_nodes = user.interrupt_before_nodes
         self.interrupt_after_nodes = user.interrupt_after_nodes
 
+    @classmethod
+    def for_subgraph(cls, compiled: Any) -> LangGraphModel:
+        """The model of a compiled LangGraph subgraph (a frame's channel table and edits)."""
+        return cls(compiled, compiled)
+
     def get_graph(self, xray: bool | int = False) -> Any:
         return self._compiled.get_graph(xray=xray)
 
