@@ -398,19 +398,20 @@ def summary(change: Diff) -> str:
     if isinstance(change, Replaced):
         return "replaced"
     if isinstance(change, SequenceDiff):
-        unit = "chars" if change.type_name in ("str", "bytes", "bytearray") else "items"
+        unit = "char" if change.type_name in ("str", "bytes", "bytearray") else "item"
         plus = sum(len(op.added) for op in change.ops if op.tag != "change")
         minus = sum(len(op.removed) for op in change.ops if op.tag != "change")
         changed = sum(1 for op in change.ops if op.tag == "change")
         return _counts(plus, minus, changed, unit)
     if isinstance(change, MappingDiff):
-        return _counts(len(change.added), len(change.removed), len(change.changed), "keys")
+        return _counts(len(change.added), len(change.removed), len(change.changed), "key")
     if isinstance(change, SetDiff):
-        return _counts(len(change.added), len(change.removed), 0, "members")
-    return _counts(0, 0, len(change.changed), "fields")
+        return _counts(len(change.added), len(change.removed), 0, "member")
+    return _counts(0, 0, len(change.changed), "field")
 
 
 def _counts(plus: int, minus: int, changed: int, unit: str) -> str:
-    parts = [f"+{plus:,}" if plus else "", f"-{minus:,}" if minus else ""]
-    parts.append(f"~{changed:,}" if changed else "")
-    return " ".join(p for p in parts if p) + f" {unit}"
+    """``+2 -1 items``; one count of one is singular (``+1 item``, ``~1 key``)."""
+    counts = [(sign, n) for sign, n in (("+", plus), ("-", minus), ("~", changed)) if n]
+    plural = "" if [n for _, n in counts] == [1] else "s"
+    return " ".join(f"{sign}{n:,}" for sign, n in counts) + f" {unit}{plural}"

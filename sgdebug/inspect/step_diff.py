@@ -83,7 +83,7 @@ class ChannelDiff:
     diff: Diff
     """Structural diff from :attr:`old` to :attr:`new`."""
     summary: str
-    """A few words for :attr:`diff` (``+1 items``, ``replaced``)."""
+    """A few words for :attr:`diff` (``+1 item``, ``+2 items``, ``replaced``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -119,6 +119,21 @@ def test_dict_diff_is_recursive() -> None:
     assert summary(change) == "+1 -1 ~1 keys"
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "words"),
+    [
+        ([1], [1, 2], "+1 item"),
+        ([1], [1, 2, 3], "+2 items"),
+        ({"a": 1}, {"a": 2}, "~1 key"),
+        ({"a": 1, "b": 2}, {}, "-2 keys"),
+        ({1}, {1, 2}, "+1 member"),
+        ("hello", "hello!", "+1 char"),
+    ],
+)
+def test_a_single_count_of_one_is_singular(old: Any, new: Any, words: str) -> None:
+    assert summary(diff(old, new)) == words
+
+
 def test_string_diff_finds_the_edit() -> None:
     change = diff("hello world", "hello brave world")
 
@@ -351,7 +366,7 @@ def test_messages_reducer_diff_appends_by_id() -> None:
     diffs = [c for r in records for c in reducer_diff(graph, r).channels]
 
     assert {c.reducer for c in diffs} == {"add_messages"}
-    assert all(c.summary == "+1 items" for c in diffs)
+    assert all(c.summary == "+1 item" for c in diffs)
 
 
 def test_internal_channels_only_when_asked() -> None:
