@@ -1,5 +1,6 @@
-"""The Tasks pane: a long input wraps instead of being cut at the column, a task that ran
-shows what it wrote, and the highlighted task's input and writes fill the Value pane."""
+"""The Tasks pane: a long input wraps onto a second line (an ellipsis where it is cut), a
+task that ran shows what it wrote, and the highlighted task's input and writes fill the
+Value pane."""
 
 from __future__ import annotations
 
@@ -18,18 +19,32 @@ def _cells(pane: TasksPane, row: int) -> list[str]:
     return [str(cell) for cell in pane.get_row_at(row)]
 
 
-def test_a_long_input_wraps_onto_a_second_line_instead_of_being_cut() -> None:
+def test_a_long_input_wraps_onto_a_second_line_and_says_where_it_is_cut() -> None:
     async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
         await press(app, pilot, "s")  # node_1 pending, its input holds the long id
         pane = app.query_one(TasksPane)
         width = pane.columns[pane.ordered_columns[3].key].width
-        shown = _cells(pane, 0)[3]
+        first, second = _cells(pane, 0)[3].splitlines()
 
-        assert len(shown) > width  # more than one line's worth of the input
-        assert shown.startswith("{'cur_id': 'request-xxx")
+        assert first == "{'cur_id':"  # wrapped at a word: the id starts the next line
+        assert second.startswith("'request-xxx") and second.endswith("…")
+        assert len(second) == width  # the id fills the line, and the ellipsis ends it
         assert pane.ordered_rows[0].height == 2
 
     drive(sample_session("linear", input={"cur_id": LONG, "logs": []}), scenario, size=(160, 48))
+
+
+def test_an_input_that_needs_more_than_two_lines_ends_in_an_ellipsis() -> None:
+    from rich.console import Console
+
+    from sgdebug.tui.widgets.tasks_pane import _cut
+
+    words = "{'count': 6, 'status': 'attempting again', 'notes': ['first try']}"
+    shown = _cut(words, 20, Console()).plain.splitlines()
+
+    assert shown == ["{'count': 6,", "'status': 'attempti…"]  # (the rest, as much as fits)
+    assert all(len(line) <= 20 for line in shown)
+    assert _cut("{'count': 6}", 20, Console()).plain == "{'count': 6}"  # (fits: as it is)
 
 
 def test_after_t_the_task_shows_what_it_wrote_and_where_it_routes() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from rich.console import Console
 from rich.text import Text
 from textual import events, on
 from textual.message import Message
@@ -52,14 +53,14 @@ class TasksPane(DataTable[Text]):
         self.add_column(Text("input / wrote"), width=input_width)
         for row in rows:
             style = self.get_component_rich_style(f"tasks-pane--{row.status}")
-            what = _what(row)
+            what = _cut(_what(row), input_width, self.app.console)
             self.add_row(
                 Text(TASK_GLYPH.get(row.status, " "), style=style),
                 Text(row.name, style=style),
                 Text(_trigger(row)),
-                _cut(what, input_width, lines=2),
+                what,
                 key=row.id,
-                height=2 if len(what) > input_width else 1,
+                height=len(what.plain.splitlines()) or 1,
             )
         if not rows:
             self.add_row(Text(""), Text(""), Text(""), Text("(nothing pending)", style="dim"))
@@ -90,12 +91,22 @@ def _what(row: TaskRow) -> str:
     return f"Send {row.arg_preview}" if row.send else row.input_preview
 
 
-def _cut(text: str, width: int, lines: int = 1) -> Text:
-    """``text`` in at most ``lines`` lines of ``width`` (an ellipsis ends what is cut)."""
-    room = width * lines
-    if len(text) > room:
-        text = text[: room - 1] + "…"
-    return Text(text, no_wrap=lines == 1, overflow="fold")
+def _cut(text: str, width: int, console: Console, lines: int = 2) -> Text:
+    """``text`` wrapped at words (a word longer than a line folded) into at most ``lines``
+    lines of ``width`` cells; when it needs more, the last line holds as much of the rest
+    as fits, and an ellipsis ends it."""
+    shown = list(Text(text).wrap(console, width, overflow="fold"))
+    for line in shown:
+        line.rstrip()
+    if len(shown) > lines:
+        del shown[lines - 1 :]
+        end = 0
+        for line in shown:  # (wrapping drops only the spaces it breaks at)
+            end = text.index(line.plain, end) + len(line.plain)
+        last = Text(text[end:].lstrip())
+        last.truncate(width - 1)
+        shown.append(last + "…")
+    return Text("\n", no_wrap=True).join(shown)
 
 
 def _trigger(row: TaskRow) -> str:
