@@ -36,8 +36,8 @@ class ThreadClock:
         self._local.now = self() + seconds
 
 
-def side_by_side(clock: ThreadClock, *, asynchronous: bool = False) -> Any:
-    """START -> ``slow`` and ``quick`` in one step."""
+def side_by_side(clock: ThreadClock, *, asynchronous: bool = False, langgraph: bool = False) -> Any:
+    """START -> ``slow`` and ``quick`` in one step (built with LangGraph with ``langgraph``)."""
 
     def node(name: str) -> Callable[[S], Any]:
         def run(state: S) -> dict[str, Any]:
@@ -49,6 +49,14 @@ def side_by_side(clock: ThreadClock, *, asynchronous: bool = False) -> Any:
 
         return arun if asynchronous else run
 
+    if langgraph:
+        from langgraph.graph import START as LG_START
+        from langgraph.graph import StateGraph as LGStateGraph
+
+        lg_builder: Any = LGStateGraph(S)  # (its overloads type a node by its schema)
+        for name in TOOK:
+            lg_builder.add_node(name, node(name)).add_edge(LG_START, name)
+        return lg_builder.compile()
     builder = StateGraph(S)
     for name in TOOK:
         builder.add_node(name, node(name)).add_edge(START, name)

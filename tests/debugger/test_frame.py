@@ -184,6 +184,27 @@ def test_each_task_of_a_parallel_step_shows_the_time_its_node_took(
     assert sorted(frame.step_times[step.checkpoint_id].tasks) == sorted(TOOK.items())
 
 
+def test_on_langgraph_each_task_of_a_parallel_step_shows_the_time_its_node_took(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The LangGraph engine times each task where LangGraph runs it (a callback on the
+    task's run), not between the step's events as the stream's reader sees them."""
+    from sgdebug.debugger.engines import _lg_clock
+    from tests.task_clock import TOOK, ThreadClock, side_by_side
+
+    clock = ThreadClock()
+    monkeypatch.setattr(_lg_clock, "time", SimpleNamespace(perf_counter=clock))
+    session = session_on(side_by_side(clock, langgraph=True), "langgraph", {"ran": []})
+    builder = FrameBuilder(session)
+
+    run(session, "restart", "continue")
+    frame = builder.build()
+
+    assert {name: frame.durations[name] for name in TOOK} == TOOK
+    (step,) = [e for e in frame.entries if set(e.ran) == set(TOOK)]
+    assert sorted(frame.step_times[step.checkpoint_id].tasks) == sorted(TOOK.items())
+
+
 def test_langgraphs_own_task_times_fill_the_steps() -> None:
     session = sample("loop", "langgraph")
     builder = FrameBuilder(session)

@@ -34,6 +34,7 @@ from typing import Any
 from sgdebug.debugger.engine import Observer
 from sgdebug.debugger.engines import _lg_convert as convert
 from sgdebug.debugger.engines._lg_async import Driver
+from sgdebug.debugger.engines._lg_clock import TaskClock
 from sgdebug.debugger.engines._lg_subgraphs import StepEvents
 from sgdebug.debugger.engines._native_breaks import Breaking, inner_breaks, started
 from sgdebug.debugger.engines._native_breaks import report as native_report
@@ -123,7 +124,9 @@ def stream_step(
     the error the step ended with (the recursion limit's is raised)."""
     from langgraph.errors import GraphRecursionError
 
-    events = StepEvents(observer, names)
+    clock = TaskClock()
+    events = StepEvents(observer, names, clock)
+    config = {**config, "callbacks": [clock]}  # (LangGraph adds the graph's own to it)
     try:
         with armed(driver.graph, observer):
             for namespace, _mode, event in driver.stream(

@@ -23,6 +23,7 @@ from typing import Any
 from sgdebug.debugger.engine import Observer
 from sgdebug.debugger.engines import _lg_convert as convert
 from sgdebug.debugger.engines._lg_async import Driver
+from sgdebug.debugger.engines._lg_clock import TaskClock
 from sgdebug.debugger.results import TaskInfo
 from sgdebug.debugger.subframes import SubgraphStep, read_subgraph_steps
 from sgdebug.runtime import StateSnapshot
@@ -45,12 +46,16 @@ def qualified_name(namespace: Sequence[str], name: str) -> str:
 class StepEvents:
     """Reads one superstep's debug events and tells the observer each task that finished.
 
-    ``names`` collects the parent graph's task names by id (for the step's commit record).
+    ``names`` collects the parent graph's task names by id (for the step's commit record);
+    ``clock`` gives each task's own time (the time between its events is the fallback).
     """
 
-    def __init__(self, observer: Observer, names: dict[str, str]) -> None:
+    def __init__(
+        self, observer: Observer, names: dict[str, str], clock: TaskClock | None = None
+    ) -> None:
         self._observer = observer
         self._names = names
+        self._clock = clock
         self._started: dict[tuple[tuple[str, ...], str], Started] = {}
 
     def see(self, namespace: Sequence[str], event: Any) -> None:
@@ -87,8 +92,12 @@ class StepEvents:
             writes=tuple(result.items()) if isinstance(result, Mapping) else (),
             error=error,
             interrupts=convert.interrupts(payload.get("interrupts") or ()),
-            duration=time.perf_counter() - at,
+            duration=self._seconds(payload["id"], at),
         )
+
+    def _seconds(self, task_id: str, started: float) -> float:
+        ran = self._clock.seconds(task_id) if self._clock is not None else None
+        return ran if ran is not None else time.perf_counter() - started
 
 
 def edit_subgraph(
