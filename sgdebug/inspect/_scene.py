@@ -25,7 +25,7 @@ from typing import Final, Literal
 
 from sgdebug.inspect._canvas import Style
 from sgdebug.inspect.layout import Layering
-from sgdebug.inspect.topology import END, START, Topology
+from sgdebug.inspect.topology import END, START, Topology, TopologyNode
 
 __all__ = ["BoxStyle", "Scene", "SceneEdge", "build_scene", "ports"]
 
@@ -50,6 +50,7 @@ _BORDERS: Final[dict[str, str]] = {
     # top-left, top, top-right, side, bottom-left, bottom, bottom-right, down, up, right
     "function": "┌─┐│└─┘┬┴├",
     "subgraph": "╔═╗║╚═╝╤╧╟",
+    "calls": "╓─╖║╙─╜┬┴╟",
     "deferred": "┌╌┐╎└╌┘┬┴├",
     "start": "╭─╮│╰─╯┬┴├",
     "end": "╭─╮│╰─╯┬┴├",
@@ -57,6 +58,7 @@ _BORDERS: Final[dict[str, str]] = {
 _COMPACT: Final[dict[str, tuple[str, str]]] = {
     "function": ("[", "]"),
     "subgraph": ("[[", "]]"),
+    "calls": ("[[", "]]"),
     "deferred": ("{", "}"),
     "start": ("(", ")"),
     "end": ("(", ")"),
@@ -95,7 +97,8 @@ class Scene:
     labels: tuple[str, ...]
     """Text shown for each item."""
     kinds: tuple[str, ...]
-    """``start``, ``end``, ``function``, ``subgraph``, ``deferred`` or ``stub``."""
+    """``start``, ``end``, ``function``, ``subgraph``, ``calls`` (a function that calls a
+    compiled graph), ``deferred`` or ``stub``."""
     edges: tuple[SceneEdge, ...]
     """Edges, in the topology's order."""
 
@@ -128,7 +131,7 @@ def build_scene(topo: Topology) -> Scene:
     names = list(topo.names)
     index = {name: i for i, name in enumerate(names)}
     labels = [_LABELS.get(name, _printable(name)) for name in names]
-    kinds = [_kind(node.kind, node.deferred) for node in topo.nodes]
+    kinds = [_kind(node) for node in topo.nodes]
     best: dict[tuple[int, int], SceneEdge] = {}
     for edge in topo.edges:
         pair = (index[edge.source], index[edge.target])
@@ -166,8 +169,12 @@ def _printable(name: str) -> str:
     )
 
 
-def _kind(kind: str, deferred: bool) -> str:
-    return "deferred" if deferred and kind == "function" else kind
+def _kind(node: TopologyNode) -> str:
+    """How a node's box is drawn: a plain node that calls a compiled graph as a subgraph
+    with single rules (its run is one task, as a subgraph node's), a deferred one dashed."""
+    if node.kind != "function":
+        return node.kind
+    return "deferred" if node.deferred else "calls" if node.calls else "function"
 
 
 @dataclass(frozen=True, slots=True)

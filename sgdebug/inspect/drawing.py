@@ -3,8 +3,9 @@
 :func:`draw` lays a :class:`~sgdebug.inspect.topology.Topology` out in layers, top to
 bottom (see :mod:`sgdebug.inspect.layout`), and paints it with box-drawing characters:
 
-* boxes: ``┌─┐`` a function node, ``╔═╗`` a subgraph, ``┌╌┐`` a deferred node, ``╭─╮``
-  START and END; the text ``? name`` stands for a branch with no known targets;
+* boxes: ``┌─┐`` a function node, ``╔═╗`` a subgraph, ``╓─╖`` a function node that calls
+  a compiled graph, ``┌╌┐`` a deferred node, ``╭─╮`` START and END; the text ``? name``
+  stands for a branch with no known targets;
 * lines: solid ``─│`` edges that are always taken, dotted ``┄┆`` conditional ones; a
   node's edges of one kind leave as one tree and arrive as one bundle with one arrow;
   the sources of a join meet in a ``◆`` before the join's arrow; a crossing shows the
@@ -56,6 +57,7 @@ LEGEND: Final[tuple[tuple[str, str], ...]] = (
     ("↻", "loops to itself (one-row boxes)"),
     ("? name", "dynamic branch"),
     ("╔═╗", "subgraph"),
+    ("╓─╖", "calls a subgraph"),
     ("┌╌┐", "deferred"),
 )
 """(symbol, meaning) pairs a front end can show next to a drawing."""
@@ -65,6 +67,7 @@ _LEGEND_GLYPHS: Final[dict[str, str]] = {
     "▲": "▲",
     "↻": "↻",
     "╔═╗": "╔",
+    "╓─╖": "╓",
     "┌╌┐": "╌",
 }
 """The cells that show a legend entry is in use (plain edges need no words)."""
@@ -144,6 +147,8 @@ def _flags(node: TopologyNode) -> str:
     notes = []
     if node.kind == "subgraph":
         notes.append("subgraph")
+    if node.calls:
+        notes.append("calls a subgraph")
     if node.deferred:
         notes.append("deferred")
     if node.interrupt_before:

@@ -11,9 +11,10 @@ branch without known targets as no edge at all, a topology keeps such a branch a
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
+from sgdebug.inspect.called_graphs import called_graphs, graph_name
 from sgdebug.runtime import END, START
 
 __all__ = [
@@ -60,6 +61,10 @@ class TopologyNode:
     """User metadata as ``(key, value)`` pairs, in the user's order."""
     subgraph: Topology | None = None
     """The topology of the compiled graph a ``subgraph`` node runs."""
+    calls: tuple[str, ...] = ()
+    """For a ``function`` node whose function invokes compiled graphs (``sub.invoke(...)``
+    in its code, found without running it: :mod:`~sgdebug.inspect.called_graphs`): their
+    names, ``""`` for one given none. Its run is the node's one task, as a subgraph's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +177,7 @@ def _topology(graph: Any, depth: int) -> Topology:
     if any(edge.target == END for edge in edges) or any(b.dynamic for b in branches):
         names.append(END)  # a branch with no declared targets may choose END too
     nodes = [_node(name, specs.get(name), name in before, name in after, depth) for name in names]
+    nodes = [_with_calls(graph, node) for node in nodes]
     order = {name: index for index, name in enumerate(names)}
     return Topology(
         nodes=tuple(nodes),
@@ -214,6 +220,15 @@ def _node(name: str, spec: Any, before: bool, after: bool, depth: int) -> Topolo
         metadata=tuple((getattr(spec, "metadata", None) or {}).items()),
         subgraph=_topology(action, depth + 1) if sub and depth < _MAX_DEPTH else None,
     )
+
+
+def _with_calls(graph: Any, node: TopologyNode) -> TopologyNode:
+    """``node`` with the names of the compiled graphs its function calls, if it is a plain
+    node that calls any."""
+    if node.kind != "function":
+        return node
+    found = called_graphs(graph, node.name)
+    return replace(node, calls=tuple(map(graph_name, found))) if found else node
 
 
 def _branches(

@@ -377,6 +377,27 @@ def test_node_boxes_show_the_node_kind() -> None:
     assert start.label == "START" and cell(drawing, start.box.x, start.box.y) == "╭"
 
 
+def test_a_node_that_calls_a_compiled_graph_has_single_rules_on_double_sides() -> None:
+    lg = api("sgdebug")
+    inner = lg.StateGraph(State)
+    inner.add_node("inner", step).add_edge(lg.START, "inner")
+    sub = inner.compile(name="sub")
+
+    def call(state: State) -> Any:
+        return sub.invoke(state)
+
+    outer = lg.StateGraph(State)
+    outer.add_node("call", call).add_node("after", step, defer=True)
+    outer.add_edge(lg.START, "call").add_edge("call", "after")
+    drawing = drawn(topology(outer.compile()))
+
+    box = drawing.node("call").box
+    assert cell(drawing, box.x, box.y) + cell(drawing, box.x + 1, box.y) == "╓─"
+    assert cell(drawing, box.x, box.y + 1) == "║"
+    assert ("╓─╖", "calls a subgraph") in legend_for(drawing)
+    assert "call  [calls a subgraph] ──▶ after" in draw_list(topology(outer.compile())).text
+
+
 def test_node_at_finds_the_box_under_a_cell() -> None:
     drawing = drawn(topology(load("linear").graph))
     box = drawing.node("node_1").box

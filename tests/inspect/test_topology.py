@@ -213,6 +213,28 @@ def test_node_kinds_flags_and_metadata(engine: Engine) -> None:
     assert late.action.endswith("step")
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_node_whose_function_invokes_a_compiled_graph_says_which(engine: Engine) -> None:
+    lg = api(engine)
+    inner = lg.StateGraph(State)
+    inner.add_node("inner", step).add_edge(lg.START, "inner")
+    reviewer, unnamed = inner.compile(name="reviewer"), inner.compile()
+
+    def call_both(state: State) -> dict[str, Any]:
+        reviewer.invoke(state)
+        return dict(unnamed.invoke(state))
+
+    g = lg.StateGraph(State)
+    g.add_node("sub", reviewer).add_node("calls", call_both).add_node("plain", step)
+    g.add_edge(lg.START, "sub").add_edge("sub", "calls").add_edge("calls", "plain")
+    topo = topology(g.compile())
+
+    assert topo.node("calls").kind == "function"
+    assert topo.node("calls").calls == ("reviewer", "")  # (the second given no name)
+    assert topo.node("plain").calls == ()
+    assert topo.node("sub").calls == ()  # (a subgraph node: its kind says it)
+
+
 def test_interrupt_on_every_node_marks_them_all() -> None:
     graph = build("linear").compile(interrupt_before="*")
     topo = topology(graph)
