@@ -56,6 +56,24 @@ def node_details(
         outgoing=outgoing,
         breakpoints=_breakpoints(name, breakpoints),
         timing=_node_timing(name, frame),
+        runs=_runs(name, topology),
+    )
+
+
+def _runs(name: str, topology: Topology) -> str:
+    """The graph node ``name`` runs, in words (empty when it runs none)."""
+    node = topology.node(name) if name in topology.names else None
+    if node is None:
+        return ""
+    if node.kind == "subgraph":
+        return f"a subgraph, added as the node (its nodes are paths: {name}/NODE)"
+    if not node.calls:
+        return ""
+    named = ", ".join(repr(n) for n in node.calls if n)
+    graphs = "a compiled graph" if len(node.calls) == 1 else f"{len(node.calls)} compiled graphs"
+    return (
+        f"{graphs}{f' ({named})' if named else ''} its function invokes, inside its one task "
+        "(the run stops in its frame at an interrupt() there)"
     )
 
 

@@ -92,3 +92,37 @@ def test_when_two_named_graphs_fit_the_frame_shows_its_values_and_says_why() -> 
 
     session = graph_session(_calling(_review("first"), _review("second")), "twins", {"topic": "t"})
     drive(session, scenario)
+
+
+def test_the_node_screen_says_which_compiled_graphs_a_nodes_function_invokes() -> None:
+    from textual.widgets import Static
+
+    from sgdebug.tui.screens.node_screen import NodeScreen
+
+    from .harness import select_node
+
+    async def scenario(app: DebuggerApp, pilot: Pilot[int]) -> None:
+        await select_node(app, pilot, "call_sub")
+        await press(app, pilot, "enter")
+        screen = app.screen
+        assert isinstance(screen, NodeScreen)
+        shown = str(screen.query_one(Static).render())
+        assert "runs: 2 compiled graphs ('first', 'second') its function invokes" in shown
+        await press(app, pilot, "escape")
+        await select_node(app, pilot, "finish")
+        await press(app, pilot, "enter")
+        assert "runs:" not in str(app.screen.query_one(Static).render())  # (a plain node)
+
+    graph = _calling(_review("first"), _review("second"))
+    drive(graph_session(graph, "twins", {"topic": "t"}), scenario)
+
+
+def test_a_subgraph_nodes_details_say_its_nodes_are_paths() -> None:
+    from sgdebug.inspect.topology import topology
+    from sgdebug.sample_graphs import load
+    from sgdebug.tui.details import node_details
+
+    graph = load("nested").graph
+    details = node_details("research", topology(graph), None, graph)
+    assert details.runs == "a subgraph, added as the node (its nodes are paths: research/NODE)"
+    assert node_details("plan", topology(graph), None, graph).runs == ""

@@ -33,6 +33,9 @@ class NodeDetails:
     timing: str = ""
     """How long its last task ran (``12.3 ms``) and, after several, all of them, when the
     engine timed them."""
+    runs: str = ""
+    """The graph it runs, when it runs one: a subgraph node, or the compiled graphs its
+    function invokes."""
 
 
 class NodeScreen(ModalScreen[None]):
@@ -67,6 +70,8 @@ def _render(details: NodeDetails) -> Text:
     if details.timing:
         text.append(f"last run: {details.timing}\n")
     text.append(f"source: {details.source}\n")
+    if details.runs:
+        text.append(f"runs: {details.runs}\n")
     _section(text, "Edges in", details.incoming, "(none)")
     _section(text, "Edges out", details.outgoing, "(none)")
     _section(text, "Breakpoints", details.breakpoints, "(none: b breaks before, B after)")
