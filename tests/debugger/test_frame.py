@@ -163,38 +163,23 @@ def test_a_task_its_engine_did_not_time_is_timed_by_the_drivers_clock() -> None:
     assert [e.task.duration for e in seen if isinstance(e, TaskRan)] == [2.5]
 
 
+@on_both
 def test_each_task_of_a_parallel_step_shows_the_time_its_node_took(
-    monkeypatch: pytest.MonkeyPatch,
+    engine: EngineName, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two nodes side by side: each shows its own time, not the first the whole step's and
-    the other none (the runtime times each task where it runs: a clock per thread here)."""
+    the other none. Each engine times a task where it runs (the runtime in the task's
+    thread; the LangGraph engine by a callback on the task's run, not between the step's
+    events as the stream's reader sees them): a clock per thread here."""
+    from sgdebug.debugger.engines import _lg_clock
     from sgdebug.runtime.engine import _calling
     from tests.task_clock import TOOK, ThreadClock, side_by_side
 
     clock = ThreadClock()
-    monkeypatch.setattr(_calling, "time", SimpleNamespace(perf_counter=clock))
-    session = session_on(side_by_side(clock), "native", {"ran": []})
-    builder = FrameBuilder(session)
-
-    run(session, "restart", "continue")
-    frame = builder.build()
-
-    assert {name: frame.durations[name] for name in TOOK} == TOOK
-    (step,) = [e for e in frame.entries if set(e.ran) == set(TOOK)]
-    assert sorted(frame.step_times[step.checkpoint_id].tasks) == sorted(TOOK.items())
-
-
-def test_on_langgraph_each_task_of_a_parallel_step_shows_the_time_its_node_took(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The LangGraph engine times each task where LangGraph runs it (a callback on the
-    task's run), not between the step's events as the stream's reader sees them."""
-    from sgdebug.debugger.engines import _lg_clock
-    from tests.task_clock import TOOK, ThreadClock, side_by_side
-
-    clock = ThreadClock()
-    monkeypatch.setattr(_lg_clock, "time", SimpleNamespace(perf_counter=clock))
-    session = session_on(side_by_side(clock, langgraph=True), "langgraph", {"ran": []})
+    timer = _lg_clock if engine == "langgraph" else _calling
+    monkeypatch.setattr(timer, "time", SimpleNamespace(perf_counter=clock))
+    graph = side_by_side(clock, langgraph=engine == "langgraph")
+    session = session_on(graph, engine, {"ran": []})
     builder = FrameBuilder(session)
 
     run(session, "restart", "continue")
