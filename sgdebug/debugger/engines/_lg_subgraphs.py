@@ -18,15 +18,17 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sgdebug.debugger.engine import Observer
 from sgdebug.debugger.engines import _lg_convert as convert
 from sgdebug.debugger.engines._lg_async import Driver
-from sgdebug.debugger.engines._lg_clock import TaskClock
 from sgdebug.debugger.results import TaskInfo
 from sgdebug.debugger.subframes import SubgraphStep, read_subgraph_steps
 from sgdebug.runtime import StateSnapshot
+
+if TYPE_CHECKING:
+    from sgdebug.debugger.engines._lg_clock import TaskClock
 
 __all__ = ["StepEvents", "SubgraphStep", "edit_subgraph",
            "has_subgraph_tasks", "qualified_name", "subgraph_states", "subgraph_steps",
