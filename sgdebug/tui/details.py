@@ -11,6 +11,7 @@ from sgdebug.debugger import Breakpoint, TaskInfo
 from sgdebug.debugger.frame import END_NODE, START_NODE, Frame
 from sgdebug.debugger.render import hit_count
 from sgdebug.inspect import GraphModel
+from sgdebug.inspect.called_graphs import node_action
 from sgdebug.inspect.topology import Topology
 from sgdebug.tui.graph_paint import STATUS_WORD
 
@@ -128,8 +129,7 @@ def _source(graph: GraphModel, name: str) -> str:
     """``path/file.py:12 (qualified.name)`` for the node's function."""
     if name in (START_NODE, END_NODE):
         return "(a virtual node of the graph)"
-    spec = graph.builder.nodes.get(name)
-    action: Any = getattr(spec, "action", None)
+    action: Any = node_action(graph, name)  # (LangGraph's node specs call it "runnable")
     if action is None:
         return "(unknown)"
     target = getattr(action, "func", None) or getattr(action, "afunc", None) or action

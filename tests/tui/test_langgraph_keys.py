@@ -133,6 +133,7 @@ def test_enter_on_a_node_shows_how_long_its_last_task_ran() -> None:
         screen = app.screen
         assert isinstance(screen, NodeScreen)
         assert re.fullmatch(r"[\d.]+ (ms|µs)", screen.details.timing)  # (its own time)
+        assert re.fullmatch(r".*fanout\.py:\d+ \(.*\)", screen.details.source)  # (its function)
         assert "last run: " in str(screen.query_one(Static).render())
 
     drive(sample_session("fanout", engine="langgraph"), scenario)
