@@ -9,7 +9,6 @@ merged key by key (the run's keys win), any other key is the run's when it gives
 
 from __future__ import annotations
 
-import asyncio
 import copy as copy_module
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -121,6 +120,8 @@ async def abatch(
         graph.ainvoke(value, cfg, **kwargs)
         for value, cfg in zip(inputs, _configs(config, len(inputs)), strict=True)
     ]
+    import asyncio  # (not at import: a program that never awaits does not pay for it)
+
     return list(await asyncio.gather(*runs, return_exceptions=return_exceptions))
 
 

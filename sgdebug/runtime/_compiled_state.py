@@ -12,7 +12,6 @@ saver whose sync methods refuse to run on the loop's thread is never called ther
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +57,8 @@ async def aupdate_state(
     task_id: str | None = None,
 ) -> dict[str, Any]:
     """Async :meth:`CompiledStateGraph.update_state`."""
+    import asyncio
+
     from sgdebug.runtime.persist._async_face import stores_on_loop
 
     with stores_on_loop(graph.channel_specs, config):
@@ -87,6 +88,8 @@ async def abulk_update_state(
 ) -> dict[str, Any]:
     """Async :func:`bulk_update_state` (each superstep's stores with its own config, the
     one the superstep before returned, as LangGraph's)."""
+    import asyncio
+
     from sgdebug.runtime.persist._async_face import stores_on_loop
     from sgdebug.runtime.persist._threads import update_superstep
 

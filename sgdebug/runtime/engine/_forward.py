@@ -21,7 +21,6 @@ order).
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import logging
 import queue
@@ -224,6 +223,8 @@ async def alive_events(
     """:func:`live_events` for ``astream``: each step is a task on the running loop. As
     LangGraph, a stream its reader closes mid-step (or whose reader is cancelled) cancels
     the step's tasks (:data:`CLOSED` tells the step which of the two it was)."""
+    import asyncio  # (not at import: only an async run gets here)
+
     while True:
         task = asyncio.ensure_future(step())
         why = None

@@ -28,13 +28,12 @@ saver's class.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sgdebug.runtime.checkpoint.base import (
     BaseCheckpointSaver,
@@ -45,6 +44,9 @@ from sgdebug.runtime.checkpoint.base import (
 )
 from sgdebug.runtime.persist._face import SaverFace
 from sgdebug.runtime.persist._offers import checkpoint_offer, task_batches, writes_offers
+
+if TYPE_CHECKING:
+    import asyncio  # (at run time inside the functions: only an async run needs it)
 
 __all__ = [
     "AsyncFace",
@@ -91,6 +93,8 @@ def async_stores(
 ) -> AbstractContextManager[None]:
     """Runs made inside (by a coroutine) store through their saver's async methods, if it
     overrides them (``channels``: the graph's; ``config``: the run's)."""
+    import asyncio
+
     configurable = (config or {}).get("configurable")
     return _storing(AsyncStores(asyncio.get_running_loop(), tuple(channels), configurable))
 
@@ -101,6 +105,8 @@ def stores_on_loop(
     """For work a coroutine hands to a worker thread (``aupdate_state``): what it stores
     through a saver's own ``aput``/``aput_writes`` is awaited on the running loop, each
     store at once (the worker waits for it)."""
+    import asyncio
+
     loop = asyncio.get_running_loop()
     return _storing(AsyncStores(loop, tuple(channels), config.get("configurable"), True))
 
@@ -195,6 +201,8 @@ class AsyncFace(SaverFace):
         if not self.stores.at_once:
             self._queue.append(store)
             return
+        import asyncio
+
         if asyncio._get_running_loop() is loop:  # (waiting here would hang the loop)
             raise RuntimeError("a store awaited at once cannot be made on its loop's thread")
         try:
