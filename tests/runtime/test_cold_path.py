@@ -10,12 +10,10 @@ that each is still asked once its option is given.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from types import FrameType
 from typing import Any, TypedDict
 
@@ -127,21 +125,20 @@ def test_import_does_not_load_asyncio_until_an_async_run() -> None:
     """``import sgdebug.runtime`` is a ported program's start-up (benchmarks/startup.py: under
     100 ms of CPU); asyncio, with ssl and sockets under it, is most of it, and only the
     async API needs it. An ``ainvoke`` still works: each async path imports it itself."""
+    from tests.conftest import fresh_python_json
+
     code = (
-        "import sys\n"
+        "import json, sys\n"
         "import sgdebug.runtime as rt\n"
-        "assert 'asyncio' not in sys.modules\n"
+        "seen = ['asyncio' in sys.modules]\n"
         "from typing import TypedDict\n"
         "class S(TypedDict):\n"
         "    n: int\n"
         "b = rt.StateGraph(S)\n"
         "b.add_node('a', lambda s: {'n': s['n'] + 1}).add_edge(rt.START, 'a')\n"
-        "assert b.compile().invoke({'n': 0}) == {'n': 1} and 'asyncio' not in sys.modules\n"
+        "seen += [b.compile().invoke({'n': 0}), 'asyncio' in sys.modules]\n"
         "import asyncio\n"
-        "assert asyncio.run(b.compile().ainvoke({'n': 1})) == {'n': 2}\n"
+        "seen.append(asyncio.run(b.compile().ainvoke({'n': 1})))\n"
+        "print(json.dumps(seen))\n"
     )
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=root
-    )
-    assert done.returncode == 0, done.stderr
+    assert fresh_python_json(code) == [False, {"n": 1}, False, {"n": 2}]
