@@ -138,8 +138,8 @@ class QueryVerbs:
             model = self.core.model
             lines = [
                 f"Engine: {caps.engine}: {caps.description}",
-                f"Graph: {self.core.label} ({len(model.nodes)} nodes, "
-                f"{len(self.core.channel_names)} state keys)",
+                f"Graph: {self.core.label} ({_count(len(model.nodes), 'node')}, "
+                f"{_count(len(self.core.channel_names), 'state key')})",
                 f"Thread: {self.core.thread_id or '(no run yet)'}",
             ]
             if caps.missing:
@@ -273,3 +273,8 @@ class QueryVerbs:
             f"bad condition: {names} is not defined (the state's channels: {channels}; "
             f"also: {others} and the module's names)"
         )
+
+
+def _count(count: int, noun: str) -> str:
+    """``1 node``, ``2 nodes``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

@@ -287,6 +287,8 @@ def test_info_names_the_engine_and_what_it_cannot_run(engine: EngineName) -> Non
         "langgraph": {"task", "mutations"},
     }
     assert {feature for feature, _ in info.value.missing} == missing[engine]
+    graph_line = ok(sample("chatbot", engine), "info").message.splitlines()[1]
+    assert graph_line.endswith("(2 nodes, 1 state key)")  # (messages only)
 
 
 @on_both
