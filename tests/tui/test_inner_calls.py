@@ -94,10 +94,11 @@ def test_when_two_named_graphs_fit_the_frame_shows_its_values_and_says_why() -> 
     drive(session, scenario)
 
 
-def test_the_node_screen_says_which_compiled_graphs_a_nodes_function_invokes() -> None:
+def test_the_graph_pane_and_node_screen_say_which_compiled_graphs_a_node_invokes() -> None:
     from textual.widgets import Static
 
     from sgdebug.tui.screens.node_screen import NodeScreen
+    from sgdebug.tui.widgets.graph_pane import GraphPane
 
     from .harness import select_node
 
@@ -109,6 +110,8 @@ def test_the_node_screen_says_which_compiled_graphs_a_nodes_function_invokes() -
         shown = str(screen.query_one(Static).render())
         assert "runs: 2 compiled graphs ('first', 'second') its function invokes" in shown
         await press(app, pilot, "escape")
+        caption = app.query_one(GraphPane)._describe().plain
+        assert caption.startswith("▸ call_sub: idle · calls 'first', 'second'")  # (the pane)
         await select_node(app, pilot, "finish")
         await press(app, pilot, "enter")
         assert "runs:" not in str(app.screen.query_one(Static).render())  # (a plain node)

@@ -203,6 +203,8 @@ class GraphPane(VerticalScroll, can_focus=True):
                 text.append(f" · ● {' & '.join(marks)}")
             if name in expandable(self.topology):
                 text.append(" · o opens it", style="dim")
+            elif called := _called(self.topology, name):
+                text.append(f" · calls {called}", style="dim")
             elif PATH_SEP in name:
                 text.append(" · o closes " + name.rsplit(PATH_SEP, 1)[0], style="dim")
             text.append("\n")
@@ -271,3 +273,14 @@ def _nearest(current: DrawnNode, nodes: list[DrawnNode], dx: int, dy: int) -> Dr
         if best is None or score < best[0]:
             best = (score, node)
     return best[1] if best is not None else None
+
+
+def _called(topology: Topology, name: str) -> str:
+    """The compiled graphs node ``name``'s function invokes, in a few words ('' if none)."""
+    node = topology.node(name) if name in topology.names else None
+    if node is None or not node.calls:
+        return ""
+    named = [repr(n) for n in node.calls if n]
+    if len(named) == len(node.calls):
+        return ", ".join(named)
+    return "a subgraph" if len(node.calls) == 1 else f"{len(node.calls)} subgraphs"
