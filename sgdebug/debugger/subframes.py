@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final, Protocol, cast, runtime_checkable
 
 from sgdebug.debugger.results import Outcome, TaskInfo
+from sgdebug.inspect.called_graphs import node_action
 from sgdebug.runtime import StateSnapshot
 from sgdebug.runtime._constants import PUSH
 
@@ -159,11 +160,7 @@ def _started(snap: Any) -> bool:
 
 def subgraph_of(graph: Any, node: str) -> Any:
     """The compiled graph node ``node`` of ``graph`` runs (``None``: not a subgraph)."""
-    builder = getattr(graph, "builder", None)
-    spec = getattr(builder, "nodes", {}).get(node) if builder is not None else None
-    if spec is None:
-        return None
-    action = getattr(spec, "action", None) or getattr(spec, "runnable", None)
+    action = node_action(graph, node)
     return action if hasattr(action, "builder") else None
 
 
